@@ -1,0 +1,34 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 21+
+// Keep these in sync with pom.xml (tests/BuildConsistencyTest checks it).
+//DEPS io.netty:netty-bom:4.2.18.Final@pom
+//DEPS io.helidon.webserver:helidon-webserver:4.5.0
+//DEPS io.javalin:javalin:7.2.3
+//DEPS io.projectreactor.netty:reactor-netty-http:1.3.8
+//DEPS io.reactivex.rxjava3:rxjava:3.1.12
+//DEPS com.github.xmlet:htmlflow:5.0.3
+//DEPS io.jstach:jstachio:1.3.7
+//DEPS io.pebbletemplates:pebble:4.1.2
+//DEPS info.picocli:picocli:4.7.7
+//DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
+//DEPS org.jsoup:jsoup:1.24.1
+//DEPS org.slf4j:slf4j-jdk14:2.0.17
+// The annotation processor that generates JStachio's renderers; jbang has no compile-only scope.
+//DEPS io.jstach:jstachio-apt:1.3.7
+// JDK 23+ no longer runs annotation processors found on the class path unless asked to.
+//JAVAC_OPTIONS -proc:full
+//SOURCES core/*.java engines/*.java frameworks/*.java
+//FILES templates/=templates/
+//FILES data/=data/
+// Netty loads its epoll transport through JNI; without this JDK 22+ warns on every start.
+//JAVA_OPTIONS --enable-native-access=ALL-UNNAMED
+
+/**
+ * PssrBench: progressive server-side rendering on lightweight Java servers. Run
+ * {@code jbang PssrBench.java --help}; the same sources build {@code target/pssrbench.jar} with Maven.
+ */
+public class PssrBench {
+    public static void main(String[] args) {
+        System.exit(core.Cli.run(args));
+    }
+}

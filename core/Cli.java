@@ -1,0 +1,260 @@
+package core;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.PrintWriter;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Callable;
+
+/**
+ * The command line: {@code serve} (the default), {@code list} and {@code verify}. Exit codes: 0 success, 1 a
+ * failure at run time (port in use, verification failed), 2 a usage error. Errors are one sentence, no stack trace.
+ */
+@Command(name = "pssrbench", mixinStandardHelpOptions = true, versionProvider = Cli.Version.class,
+        sortOptions = false, usageHelpAutoWidth = true,
+        description = {"Progressive server-side rendering benchmark: one server, engine and mode per run, streaming"
+                + " the Presentations (${sys:pssrbench.presentations} items) and Stocks"
+                + " (${sys:pssrbench.stocks} items) pages.",
+                "",
+                "Servers: ${sys:pssrbench.servers}",
+                "Engines: ${sys:pssrbench.engines}",
+                "Modes:   ${sys:pssrbench.modes}",
+                ""},
+        footer = {"", "Without a subcommand, serve. Example:",
+                "  jbang PssrBench.java --server=nima --engine=jstachio --mode=virtual"},
+        subcommands = {Cli.Serve.class, Cli.ListCommand.class, Cli.Verify.class})
+public final class Cli implements Callable<Integer> {
+
+    public static final String VERSION = "0.1.0";
+
+    private static final List<String> SUBCOMMANDS = List.of("serve", "list", "verify", "help");
+
+    @Override
+    public Integer call() {
+        return new CommandLine(new Serve()).execute();
+    }
+
+    /** Runs the command line and returns the exit code; output goes to the given writers. */
+    public static int run(PrintWriter out, PrintWriter err, String... args) {
+        describeRegistry();
+        CommandLine cli = new CommandLine(new Cli());
+        cli.setOut(out).setErr(err);
+        cli.registerConverter(Duration.class, text -> {
+            try {
+                return Durations.parse(text);
+            } catch (UsageException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        });
+        cli.setParameterExceptionHandler((ex, a) -> {
+            String message = ex.getMessage();
+            ex.getCommandLine().getErr().println("pssrbench: " + message
+                    + (message.endsWith(".") ? "" : ".") + " See 'pssrbench --help'.");
+            return 2;
+        });
+        cli.setExecutionExceptionHandler((ex, commandLine, parsed) -> {
+            commandLine.getErr().println("pssrbench: " + ex.getMessage());
+            if (ex instanceof UsageException) {
+                return 2;
+            }
+            if (!(ex instanceof PortInUseException)) {
+                ex.printStackTrace(commandLine.getErr());   // a bug, not bad input: keep the evidence
+            }
+            return 1;
+        });
+        return cli.execute(withDefaultSubcommand(args));
+    }
+
+    public static int run(String... args) {
+        return run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
+    }
+
+    private static String[] withDefaultSubcommand(String[] args) {
+        if (args.length > 0 && (SUBCOMMANDS.contains(args[0]) || List.of("-h", "--help", "-V", "--version")
+                .contains(args[0]))) {
+            return args;
+        }
+        String[] serve = new String[args.length + 1];
+        serve[0] = "serve";
+        System.arraycopy(args, 0, serve, 1, args.length);
+        return serve;
+    }
+
+    /** Help text derives from the registry: picocli interpolates these in descriptions and defaults. */
+    private static void describeRegistry() {
+        System.setProperty("pssrbench.servers", Registry.serverIds());
+        System.setProperty("pssrbench.engines", Registry.engineIds());
+        System.setProperty("pssrbench.modes", Approach.ids(List.of(Approach.values())));
+        System.setProperty("pssrbench.server", Registry.SERVERS.get(0).id());
+        System.setProperty("pssrbench.engine", Registry.ENGINES.get(0).id());
+        System.setProperty("pssrbench.mode", Registry.approaches(Registry.SERVERS.get(0), Registry.ENGINES.get(0))
+                .iterator().next().id());
+        System.setProperty("pssrbench.presentations", String.valueOf(Page.PRESENTATIONS.items().size()));
+        System.setProperty("pssrbench.stocks", String.valueOf(Page.STOCKS.items().size()));
+    }
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"pssrbench " + VERSION + " (Java " + Runtime.version() + ")"};
+        }
+    }
+
+    @Command(name = "serve", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+            description = "Serve /presentations and /stocks progressively with one combination until Ctrl-C or"
+                    + " SIGTERM (in-flight pages get --grace to finish).")
+    static final class Serve implements Callable<Integer> {
+
+        @Option(names = "--server", paramLabel = "ID", defaultValue = "${sys:pssrbench.server}",
+                description = "HTTP server: ${sys:pssrbench.servers} (default: ${DEFAULT-VALUE}).")
+        String server;
+
+        @Option(names = "--engine", paramLabel = "ID", defaultValue = "${sys:pssrbench.engine}",
+                description = "Template engine: ${sys:pssrbench.engines} (default: ${DEFAULT-VALUE}).")
+        String engine;
+
+        @Option(names = "--mode", paramLabel = "ID", defaultValue = "${sys:pssrbench.mode}",
+                description = "Approach: ${sys:pssrbench.modes} (default: ${DEFAULT-VALUE}).")
+        String mode;
+
+        @Option(names = "--host", paramLabel = "ADDR", defaultValue = ServeConfig.DEFAULT_HOST,
+                description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+        String host;
+
+        @Option(names = "--port", paramLabel = "N", defaultValue = "8080",
+                description = "Port to listen on; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+        int port;
+
+        @Option(names = "--delay", paramLabel = "DURATION", defaultValue = "1ms",
+                description = "Delay before each item of the data source, with a unit: ns, us, ms, s"
+                        + " (default: ${DEFAULT-VALUE}).")
+        Duration delay;
+
+        @Option(names = "--threads", paramLabel = "N", defaultValue = "" + ServeConfig.DEFAULT_THREADS,
+                description = "Platform threads of the blocking mode's pool (default: ${DEFAULT-VALUE}, as Tomcat"
+                        + " and Jetty).")
+        int threads;
+
+        @Option(names = "--grace", paramLabel = "DURATION", defaultValue = "3s",
+                description = "On Ctrl-C or SIGTERM, how long in-flight pages may finish (default: ${DEFAULT-VALUE}).")
+        Duration grace;
+
+        @Option(names = "--fail-after", paramLabel = "N", defaultValue = "-1",
+                description = "Testing: the data source fails after N items, to exercise aborted pages"
+                        + " (default: ${DEFAULT-VALUE}, never).")
+        int failAfter;
+
+        @Override
+        public Integer call() throws InterruptedException {
+            ServeConfig config = new ServeConfig(Registry.server(server), Registry.engine(engine),
+                    Approach.byId(mode), host, port, delay, threads, grace, failAfter);
+            Logs.configure();
+            Site site = new Site(config);
+            CountDownLatch stop = new CountDownLatch(1);
+            Signals.onTermination(stop::countDown);
+            Server.Running running = config.server().start(config, site);
+            System.out.printf(Locale.ROOT, "pssrbench: serving http://%s:%d/ server=%s engine=%s mode=%s delay=%s%n",
+                    config.host(), running.port(), config.server().id(), config.engine().id(),
+                    config.approach().id(), Durations.format(config.delay()));
+            System.out.flush();
+            stop.await();
+            site.drain(config.grace());
+            running.close();
+            System.out.println("pssrbench: stopped");
+            return 0;
+        }
+    }
+
+    @Command(name = "list", mixinStandardHelpOptions = true,
+            description = "Print every valid combination, one per line: server engine mode.")
+    static final class ListCommand implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            Registry.combinations().forEach(out::println);
+            out.flush();
+            return 0;
+        }
+    }
+
+    @Command(name = "verify", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+            description = "Start each selected combination on a free loopback port and check both pages: status"
+                    + " and headers, the same bytes as every engine, the reference page, well-formed HTML,"
+                    + " progressive arrival and identical bodies under concurrency. Exits 1 if any check fails.")
+    static final class Verify implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Option(names = "--server", split = ",", paramLabel = "ID",
+                description = "Servers to verify (default: all of ${sys:pssrbench.servers}).")
+        List<String> servers = List.of();
+
+        @Option(names = "--engine", split = ",", paramLabel = "ID",
+                description = "Engines to verify (default: all of ${sys:pssrbench.engines}).")
+        List<String> engines = List.of();
+
+        @Option(names = "--mode", split = ",", paramLabel = "ID",
+                description = "Modes to verify (default: all of ${sys:pssrbench.modes}).")
+        List<String> modes = List.of();
+
+        @Option(names = "--delay", paramLabel = "DURATION", defaultValue = "50ms",
+                description = "Delay per item while verifying; large, so that progressive arrival shows"
+                        + " (default: ${DEFAULT-VALUE}).")
+        Duration delay;
+
+        @Option(names = "--concurrency", paramLabel = "N", defaultValue = "50",
+                description = "Concurrent requests per page that must all return the same body"
+                        + " (default: ${DEFAULT-VALUE}).")
+        int concurrency;
+
+        @Option(names = "--target", paramLabel = "URL",
+                description = "Verify a server that is already running there instead of starting one (give"
+                        + " exactly one --server, --engine and --mode to name it).")
+        URI target;
+
+        @Override
+        public Integer call() {
+            List<Combination> chosen = Registry.select(servers, engines, modes);
+            if (target != null && chosen.size() != 1) {
+                throw new UsageException("--target verifies one running server: name it with one --server,"
+                        + " --engine and --mode.");
+            }
+            Logs.configure();
+            PrintWriter out = spec.commandLine().getOut();
+            Verifier verifier = new Verifier(delay, concurrency);
+            out.printf(Locale.ROOT, "verify: delay %s per item, %d concurrent requests per page%n",
+                    Durations.format(delay), concurrency);
+            String pageHeads = String.join(" | ", java.util.Arrays.stream(Page.values())
+                    .map(p -> String.format(Locale.ROOT, "%-26s", p.id() + " ttfb/total/chunks")).toList());
+            out.printf(Locale.ROOT, "%-8s %-9s %-9s %s | result%n", "server", "engine", "mode", pageHeads);
+            int failed = 0;
+            for (Combination c : chosen) {
+                Verifier.Result r = target == null ? verifier.verify(c) : verifier.verify(c, target);
+                StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%-8s %-9s %-9s ",
+                        c.server().id(), c.engine().id(), c.approach().id()));
+                for (Verifier.PageResult p : r.pages()) {
+                    row.append(String.format(Locale.ROOT, "%-26s | ", String.format(Locale.ROOT,
+                            "%.1fms %.0fms %d", p.ttfbMs(), p.totalMs(), p.chunks())));
+                }
+                row.append(r.ok() ? "OK" : "FAIL");
+                out.println(row);
+                r.allProblems().forEach(p -> out.println("    " + p));
+                out.flush();
+                failed += r.ok() ? 0 : 1;
+            }
+            out.println(failed == 0 ? "verify: all " + chosen.size() + " combinations passed"
+                    : "verify: " + failed + " of " + chosen.size() + " combinations FAILED");
+            out.flush();
+            return failed == 0 ? 0 : 1;
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package core;
+
+import io.reactivex.rxjava3.core.Observable;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A template engine plug-in: one file in engines/ plus one line in {@link Registry}.
+ *
+ * <p>Every engine renders both pages to exactly the same bytes. Blocking renders pull items from an
+ * {@link Iterable} that blocks until the next item arrives (and flushes before it does, see
+ * {@link ChunkWriter}); an engine must write each item's markup before asking for the next one if it is to be
+ * progressive. Engines that declare {@link Approach#REACTIVE} also implement the {@code *Async} methods.
+ */
+public interface Engine {
+
+    /** Stable lower-case id: flag value, file name, CSV column value. */
+    String id();
+
+    /** One line for help and the README: library, version and style. */
+    String description();
+
+    /** The approaches this engine can render with. */
+    Set<Approach> approaches();
+
+    void presentations(Iterable<Presentation> items, Writer out) throws IOException;
+
+    void stocks(Iterable<Stock> items, Writer out) throws IOException;
+
+    /**
+     * Non-blocking render: write the head at once, each item's markup when the Observable emits it, and the tail
+     * on completion, then complete the future. If the Observable fails, complete the future exceptionally and
+     * never write the tail.
+     */
+    default CompletableFuture<Void> presentationsAsync(Observable<Presentation> items, Appendable out) {
+        throw new UnsupportedOperationException(id() + " has no non-blocking API");
+    }
+
+    default CompletableFuture<Void> stocksAsync(Observable<Stock> items, Appendable out) {
+        throw new UnsupportedOperationException(id() + " has no non-blocking API");
+    }
+}

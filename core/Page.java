@@ -1,0 +1,112 @@
+package core;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.reactivex.rxjava3.core.Observable;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Collectors;
+
+/**
+ * The two benchmark pages. Each page knows its data set (a classpath resource copied from the published benchmark)
+ * and which {@link Engine} method renders it; routes are {@code "/" + id()}.
+ */
+public enum Page {
+    PRESENTATIONS("presentations", "JFall 2013 Presentations", "div.card", Presentation.class) {
+        @Override
+        @SuppressWarnings("unchecked")
+        void render(Engine engine, Iterable<?> items, Writer out) throws IOException {
+            engine.presentations((Iterable<Presentation>) items, out);
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        CompletableFuture<Void> renderAsync(Engine engine, Observable<?> items, Appendable out) {
+            return engine.presentationsAsync((Observable<Presentation>) items, out);
+        }
+    },
+    STOCKS("stocks", "Stock Prices", "tbody > tr", Stock.class) {
+        @Override
+        @SuppressWarnings("unchecked")
+        void render(Engine engine, Iterable<?> items, Writer out) throws IOException {
+            engine.stocks((Iterable<Stock>) items, out);
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        CompletableFuture<Void> renderAsync(Engine engine, Observable<?> items, Appendable out) {
+            return engine.stocksAsync((Observable<Stock>) items, out);
+        }
+    };
+
+    private final String id;
+    private final String title;
+    private final String itemSelector;
+    private final List<?> items;
+
+    Page(String id, String title, String itemSelector, Class<?> model) {
+        this.id = id;
+        this.title = title;
+        this.itemSelector = itemSelector;
+        this.items = load("/data/" + id + ".json", model);
+    }
+
+    /** Stable lower-case id: route, flag value, file name. */
+    public String id() {
+        return id;
+    }
+
+    public String path() {
+        return "/" + id;
+    }
+
+    /** The page title every engine prints (the reference comparison ignores the lines that hold it). */
+    public String title() {
+        return title;
+    }
+
+    /** A CSS selector matching one element per item in the rendered page (verify counts them). */
+    public String itemSelector() {
+        return itemSelector;
+    }
+
+    /** The data set, in order; immutable. */
+    public List<?> items() {
+        return items;
+    }
+
+    abstract void render(Engine engine, Iterable<?> items, Writer out) throws IOException;
+
+    abstract CompletableFuture<Void> renderAsync(Engine engine, Observable<?> items, Appendable out);
+
+    public static Page byId(String id) {
+        for (Page p : values()) {
+            if (p.id.equals(id)) {
+                return p;
+            }
+        }
+        throw new UsageException("unknown page '" + id + "'; valid pages: " + ids() + ".");
+    }
+
+    public static String ids() {
+        return Arrays.stream(values()).map(Page::id).collect(Collectors.joining(", "));
+    }
+
+    private static List<?> load(String resource, Class<?> model) {
+        ObjectMapper json = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
+        try (InputStream in = Page.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource " + resource);
+            }
+            return List.copyOf(json.readValue(in, json.getTypeFactory().constructCollectionType(List.class, model)));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + resource, e);
+        }
+    }
+}

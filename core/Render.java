@@ -1,0 +1,182 @@
+package core;
+
+import io.reactivex.rxjava3.core.Observable;
+import io.reactivex.rxjava3.disposables.Disposable;
+
+import java.io.IOException;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * One page render for one request: subscribes the data source, runs the engine with the flush policy of
+ * {@link ChunkWriter}, and reports its end exactly once. Servers decide on which thread it runs.
+ *
+ * <p>On failure the render logs one line (a data-source or template error at WARNING; a client that went away
+ * only at FINE) and throws {@link RenderFailedException} or completes its future with it: the server then aborts
+ * the response so that it never ends as if complete.
+ */
+public final class Render {
+
+    private static final Logger LOG = Logger.getLogger("pssrbench");
+
+    private final ServeConfig config;
+    private final Page page;
+    private final ChunkWriter out;
+    private final AtomicInteger inFlight;
+    private final AtomicBoolean ended = new AtomicBoolean();
+    private final CompletableFuture<Void> result = new CompletableFuture<>();
+    private volatile boolean clientGone;
+    private volatile boolean cancelled;
+    private volatile ProgressiveItems<?> items;
+    private volatile Disposable subscription;
+
+    Render(ServeConfig config, Page page, ChunkSink sink, AtomicInteger inFlight) {
+        this.config = config;
+        this.page = page;
+        this.inFlight = inFlight;
+        this.out = new ChunkWriter(bytes -> {
+            if (cancelled) {
+                throw new ClientGoneException();
+            }
+            try {
+                sink.chunk(bytes);
+            } catch (Throwable t) {   // Helidon signals a closed connection with an unchecked exception
+                clientGone = true;
+                throw t;
+            }
+        });
+        inFlight.incrementAndGet();
+    }
+
+    private Observable<Object> source() {
+        @SuppressWarnings("unchecked")
+        var data = (java.util.List<Object>) page.items();
+        return DataSource.items(data, config.delay(), config.failAfter());
+    }
+
+    /**
+     * Renders the whole page on the calling thread, blocking while it waits for items.
+     *
+     * @throws RenderFailedException when the data source, the engine or the client failed; already logged
+     */
+    public void blocking() {
+        try (ProgressiveItems<Object> progressive = new ProgressiveItems<>(source(), out)) {
+            items = progressive;
+            if (cancelled) {
+                progressive.cancel();
+            }
+            page.render(config.engine(), progressive, out);
+            out.flush();
+            end(null);
+        } catch (Throwable t) {
+            throw end(t);
+        }
+    }
+
+    /**
+     * Starts a non-blocking render and returns at once. The head is flushed when the engine subscribes to the
+     * items, each item's markup after the engine has rendered it, the tail when the engine completes. The future
+     * completes after the last chunk went to the sink, or exceptionally with {@link RenderFailedException}.
+     */
+    public CompletableFuture<Void> reactive() {
+        Observable<Object> source = source()
+                .doOnSubscribe(d -> {
+                    subscription = d;
+                    if (cancelled) {
+                        d.dispose();
+                    }
+                    out.flush();
+                })
+                .doAfterNext(item -> out.flush());
+        CompletableFuture<Void> rendered;
+        try {
+            rendered = page.renderAsync(config.engine(), source, out);
+        } catch (Throwable t) {
+            rendered = CompletableFuture.failedFuture(t);
+        }
+        rendered.whenComplete((v, failure) -> {
+            if (failure == null) {
+                try {
+                    out.flush();
+                } catch (IOException | RuntimeException e) {
+                    failure = e;
+                }
+            }
+            if (failure == null) {
+                end(null);
+            } else {
+                end(failure);
+            }
+        });
+        return result;
+    }
+
+    /** The client went away: stop promptly, dispose the subscription, fail the render. Any thread, idempotent. */
+    public void cancel() {
+        cancelled = true;
+        clientGone = true;
+        ProgressiveItems<?> progressive = items;
+        if (progressive != null) {
+            progressive.cancel();
+        }
+        Disposable d = subscription;
+        if (d != null) {
+            d.dispose();
+        }
+        end(new CancellationException("client disconnected"));
+    }
+
+    /** Chunks handed to the server so far. */
+    public int chunks() {
+        return out.chunks();
+    }
+
+    private RenderFailedException end(Throwable failure) {
+        RenderFailedException reported = failure == null ? null : new RenderFailedException(page, failure, clientGone);
+        if (ended.compareAndSet(false, true)) {
+            inFlight.decrementAndGet();
+            if (reported == null) {
+                result.complete(null);
+            } else {
+                LOG.log(reported.clientGone() ? Level.FINE : Level.WARNING, reported.getMessage());
+                result.completeExceptionally(reported);
+            }
+        }
+        return reported;
+    }
+
+    /** Why a render stopped; the message is the one log line. */
+    public static final class RenderFailedException extends RuntimeException {
+        private final boolean clientGone;
+
+        RenderFailedException(Page page, Throwable cause, boolean clientGone) {
+            super((clientGone ? "client went away during " : "render failed for ") + page.path() + ": "
+                    + rootMessage(cause) + (clientGone ? "" : "; response aborted"), cause, false, false);
+            this.clientGone = clientGone;
+        }
+
+        public boolean clientGone() {
+            return clientGone;
+        }
+
+        /** The deepest cause names what really happened; engines and servers only wrap it. */
+        private static String rootMessage(Throwable t) {
+            Throwable root = t;
+            while (root.getCause() != null && root.getCause() != root) {
+                root = root.getCause();
+            }
+            return root.getClass().getSimpleName() + (root.getMessage() == null ? "" : ": " + root.getMessage());
+        }
+    }
+
+    /** Thrown into the engine when the render was cancelled because the client went away. */
+    static final class ClientGoneException extends IOException {
+        ClientGoneException() {
+            super("client disconnected", null);
+        }
+    }
+}

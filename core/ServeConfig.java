@@ -1,0 +1,41 @@
+package core;
+
+import java.time.Duration;
+
+/** Everything a running combination needs, validated: see {@link Registry#validate}. */
+public record ServeConfig(Server server, Engine engine, Approach approach, String host, int port,
+                          Duration delay, int threads, Duration grace, int failAfter) {
+
+    public static final String DEFAULT_HOST = "127.0.0.1";
+    public static final Duration DEFAULT_DELAY = Duration.ofMillis(1);
+    /** The default size of the platform pool of the blocking approach: Tomcat's and Jetty's default max threads. */
+    public static final int DEFAULT_THREADS = 200;
+    public static final Duration DEFAULT_GRACE = Duration.ofSeconds(3);
+
+    public ServeConfig {
+        Registry.validate(server, engine, approach);
+        if (port < 0 || port > 65535) {
+            throw new UsageException("--port must be between 0 and 65535 (0 picks a free port), not " + port + ".");
+        }
+        if (threads < 1) {
+            throw new UsageException("--threads must be at least 1, not " + threads + ".");
+        }
+        if (delay.isNegative() || grace.isNegative()) {
+            throw new UsageException("durations must not be negative.");
+        }
+    }
+
+    /** A loopback config with defaults, for tests and verify. */
+    public static ServeConfig of(Combination c, Duration delay) {
+        return new ServeConfig(c.server(), c.engine(), c.approach(), DEFAULT_HOST, 0, delay, DEFAULT_THREADS,
+                DEFAULT_GRACE, -1);
+    }
+
+    public Combination combination() {
+        return new Combination(server, engine, approach);
+    }
+
+    public ServeConfig withFailAfter(int items) {
+        return new ServeConfig(server, engine, approach, host, port, delay, threads, grace, items);
+    }
+}

@@ -1,0 +1,94 @@
+package core;
+
+import java.io.ByteArrayOutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Flow;
+
+/**
+ * One GET with the JDK's HTTP/1.1 client, timing when the headers and each piece of the body arrived (relative to
+ * the moment the request was handed to the client).
+ */
+public record TimedFetch(int status, HttpHeaders headers, byte[] body, long headersNanos, List<Long> arrivalNanos) {
+
+    public static HttpClient client() {
+        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5)).build();
+    }
+
+    /** Sends the request; the future completes when the body is complete, or fails if the body was cut. */
+    public static CompletableFuture<TimedFetch> get(HttpClient client, URI uri) {
+        // Accept-Encoding asks for compression so that verify can see that none is applied.
+        HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(60))
+                .header("Accept-Encoding", "gzip, deflate").GET().build();
+        long start = System.nanoTime();
+        long[] headersAt = new long[1];
+        Collector collector = new Collector(start);
+        return client.sendAsync(request, info -> {
+            headersAt[0] = System.nanoTime() - start;
+            return HttpResponse.BodySubscribers.fromSubscriber(collector, c -> c.bytes.toByteArray());
+        }).thenApply(r -> new TimedFetch(r.statusCode(), r.headers(), r.body(), headersAt[0],
+                List.copyOf(collector.arrivals)));
+    }
+
+    /** Time to first byte of the body, in nanoseconds; -1 for an empty body. */
+    public long ttfbNanos() {
+        return arrivalNanos.isEmpty() ? -1 : arrivalNanos.get(0);
+    }
+
+    /** Time to the last byte of the body. */
+    public long totalNanos() {
+        return arrivalNanos.isEmpty() ? headersNanos : arrivalNanos.get(arrivalNanos.size() - 1);
+    }
+
+    /** How many separate deliveries the body came in (a page that streams arrives in several). */
+    public int chunks() {
+        return arrivalNanos.size();
+    }
+
+    private static final class Collector implements Flow.Subscriber<List<ByteBuffer>> {
+        private final long start;
+        private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        private final List<Long> arrivals = new ArrayList<>();
+
+        Collector(long start) {
+            this.start = start;
+        }
+
+        @Override
+        public void onSubscribe(Flow.Subscription subscription) {
+            subscription.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public void onNext(List<ByteBuffer> buffers) {
+            long now = System.nanoTime() - start;
+            boolean any = false;
+            for (ByteBuffer b : buffers) {
+                any |= b.hasRemaining();
+                byte[] chunk = new byte[b.remaining()];
+                b.get(chunk);
+                bytes.writeBytes(chunk);
+            }
+            if (any) {
+                arrivals.add(now);
+            }
+        }
+
+        @Override
+        public void onError(Throwable throwable) {
+        }
+
+        @Override
+        public void onComplete() {
+        }
+    }
+}

@@ -1,0 +1,212 @@
+package core;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * TechEmpower-style verification, run before anything is measured: each combination is started on an ephemeral
+ * loopback port with a large per-item delay, and both pages are fetched with a real HTTP/1.1 client and checked
+ * for status and headers, byte identity with every engine's rendering, equality with the reference page,
+ * well-formed HTML, progressive arrival, and identical bodies under concurrency.
+ */
+public final class Verifier {
+
+    /** The in-memory renderings every served page must equal, computed (and cross-checked) once. */
+    private final Map<Page, byte[]> expected = new EnumMap<>(Page.class);
+    private final List<String> engineProblems = new ArrayList<>();
+    private final Duration delay;
+    private final int concurrency;
+
+    public Verifier(Duration delay, int concurrency) {
+        if (delay.toMillis() < 10) {
+            throw new UsageException("verify needs a --delay of at least 10ms to tell progressive pages apart.");
+        }
+        if (concurrency < 1) {
+            throw new UsageException("--concurrency must be at least 1.");
+        }
+        this.delay = delay;
+        this.concurrency = concurrency;
+        Reference.renderAll().forEach((page, byEngine) -> {
+            var first = byEngine.entrySet().iterator().next();
+            expected.put(page, first.getValue());
+            byEngine.forEach((engine, bytes) -> {
+                if (!Arrays.equals(bytes, first.getValue())) {
+                    engineProblems.add(page.id() + ": engine " + engine.id() + " renders other bytes than "
+                            + first.getKey().id() + " " + firstDifference(first.getValue(), bytes));
+                }
+            });
+            Reference.check(page, new String(first.getValue(), java.nio.charset.StandardCharsets.UTF_8))
+                    .forEach(p -> engineProblems.add(page.id() + ": " + p));
+        });
+    }
+
+    /** The verdict on one page of one combination. */
+    public record PageResult(Page page, double ttfbMs, double totalMs, int chunks, List<String> problems) {
+    }
+
+    /** The verdict on one combination; {@link #ok()} only if every page passed. */
+    public record Result(Combination combination, List<PageResult> pages, List<String> problems) {
+        public boolean ok() {
+            return problems.isEmpty() && pages.stream().allMatch(p -> p.problems().isEmpty());
+        }
+
+        public List<String> allProblems() {
+            List<String> all = new ArrayList<>(problems);
+            pages.forEach(p -> p.problems().forEach(x -> all.add(p.page().id() + ": " + x)));
+            return all;
+        }
+    }
+
+    /** Starts the combination in this JVM on an ephemeral port, verifies it, stops it. */
+    public Result verify(Combination combination) {
+        ServeConfig config = ServeConfig.of(combination, delay);
+        Site site = new Site(config);
+        Server.Running running;
+        try {
+            running = combination.server().start(config, site);
+        } catch (RuntimeException e) {
+            return new Result(combination, List.of(), List.of("cannot start: " + e.getMessage()));
+        }
+        try {
+            return verify(combination, URI.create("http://" + config.host() + ":" + running.port()));
+        } finally {
+            running.close();
+        }
+    }
+
+    /** Verifies a server that is already running at {@code base} (for example {@code http://127.0.0.1:8080}). */
+    public Result verify(Combination combination, URI base) {
+        List<String> problems = new ArrayList<>(engineProblems);
+        List<PageResult> pages = new ArrayList<>();
+        HttpClient client = TimedFetch.client();
+        try {
+            for (Page page : Page.values()) {
+                pages.add(verifyPage(client, base.resolve(page.path()), page));
+            }
+        } finally {
+            client.shutdownNow();
+        }
+        return new Result(combination, pages, problems);
+    }
+
+    private PageResult verifyPage(HttpClient client, URI uri, Page page) {
+        List<String> problems = new ArrayList<>();
+        byte[] want = expected.get(page);
+        int items = page.items().size();
+        double itemsMs = items * delay.toNanos() / 1e6;
+        TimedFetch fetch;
+        try {
+            await(TimedFetch.get(client, uri), itemsMs);   // warm-up: class loading and JIT are not under test
+            fetch = await(TimedFetch.get(client, uri), itemsMs);
+        } catch (Exception e) {
+            problems.add("GET " + uri.getPath() + " failed: " + describe(e));
+            return new PageResult(page, Double.NaN, Double.NaN, 0, problems);
+        }
+        checkResponse(fetch, want, problems);
+        if (problems.isEmpty()) {
+            Reference.check(page, new String(fetch.body(), java.nio.charset.StandardCharsets.UTF_8))
+                    .forEach(problems::add);
+        }
+        double ttfbMs = fetch.ttfbNanos() / 1e6;
+        double totalMs = fetch.totalNanos() / 1e6;
+        double spreadMs = (fetch.totalNanos() - fetch.ttfbNanos()) / 1e6;
+        // Progressive: the head must come before a quarter of the items could have been produced, and the body
+        // must come in several pieces spread over at least half the time the items take.
+        if (ttfbMs > itemsMs / 4) {
+            problems.add(String.format(Locale.ROOT, "not progressive: first byte after %.1f ms, later than a"
+                    + " quarter of the %.0f ms the %d items take", ttfbMs, itemsMs, items));
+        }
+        if (fetch.chunks() < items / 2) {
+            problems.add("not progressive: the body arrived in " + fetch.chunks() + " pieces for " + items + " items");
+        }
+        if (spreadMs < itemsMs / 2) {
+            problems.add(String.format(Locale.ROOT, "not progressive: the body arrived within %.1f ms, less than half"
+                    + " of the %.0f ms the items take", spreadMs, itemsMs));
+        }
+        problems.addAll(concurrent(client, uri, want, itemsMs));
+        return new PageResult(page, ttfbMs, totalMs, fetch.chunks(), problems);
+    }
+
+    private static void checkResponse(TimedFetch fetch, byte[] want, List<String> problems) {
+        if (fetch.status() != 200) {
+            problems.add("status " + fetch.status() + ", expected 200");
+            return;
+        }
+        String type = fetch.headers().firstValue("content-type").orElse("").toLowerCase(Locale.ROOT)
+                .replace(" ", "");
+        if (!type.equals("text/html;charset=utf-8")) {   // Jetty writes it without the space
+            problems.add("Content-Type '" + type + "', expected 'text/html; charset=utf-8'");
+        }
+        Optional<String> encoding = fetch.headers().firstValue("content-encoding");
+        encoding.ifPresent(e -> problems.add("compressed (Content-Encoding " + e + "): compression defeats streaming"));
+        if (!Arrays.equals(fetch.body(), want)) {
+            problems.add("body differs from the engines' rendering " + firstDifference(want, fetch.body()));
+        }
+    }
+
+    private List<String> concurrent(HttpClient client, URI uri, byte[] want, double itemsMs) {
+        List<CompletableFuture<TimedFetch>> all = new ArrayList<>();
+        for (int i = 0; i < concurrency; i++) {
+            all.add(TimedFetch.get(client, uri));
+        }
+        int failed = 0;
+        int wrong = 0;
+        String example = null;
+        for (CompletableFuture<TimedFetch> f : all) {
+            try {
+                TimedFetch fetch = await(f, itemsMs * Math.max(1, concurrency / 10.0));
+                if (fetch.status() != 200 || !Arrays.equals(fetch.body(), want)) {
+                    wrong++;
+                    example = example != null ? example : "status " + fetch.status() + ", " + fetch.body().length
+                            + " bytes";
+                }
+            } catch (Exception e) {
+                failed++;
+                example = example != null ? example : describe(e);
+            }
+        }
+        if (failed + wrong == 0) {
+            return List.of();
+        }
+        return List.of(concurrency + " concurrent requests: " + failed + " failed and " + wrong
+                + " returned another body (e.g. " + example + ")");
+    }
+
+    private static TimedFetch await(CompletableFuture<TimedFetch> f, double itemsMs) throws Exception {
+        try {
+            return f.get(10_000 + (long) (itemsMs * 4), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        } catch (TimeoutException e) {
+            f.cancel(true);
+            throw new TimeoutException("no complete response in time");
+        }
+    }
+
+    private static String describe(Throwable e) {
+        return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+    }
+
+    private static String firstDifference(byte[] want, byte[] got) {
+        int i = 0;
+        while (i < Math.min(want.length, got.length) && want[i] == got[i]) {
+            i++;
+        }
+        String context = new String(got, Math.max(0, i - 20), Math.min(got.length, i + 40) - Math.max(0, i - 20),
+                java.nio.charset.StandardCharsets.UTF_8);
+        return "(" + got.length + " bytes instead of " + want.length + ", first difference at byte " + i + ": '"
+                + context.replace("\n", "\\n") + "')";
+    }
+}

@@ -1,0 +1,196 @@
+package engines;
+
+import core.Approach;
+import core.Engine;
+import core.Presentation;
+import core.Stock;
+import htmlflow.HtmlFlow;
+import htmlflow.HtmlPage;
+import htmlflow.HtmlView;
+import htmlflow.HtmlViewAsync;
+import io.reactivex.rxjava3.core.Observable;
+import org.xmlet.htmlapifaster.Div;
+import org.xmlet.htmlapifaster.Element;
+import org.xmlet.htmlapifaster.Tbody;
+
+import java.io.Writer;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * HtmlFlow: templates as a Java DSL. The sync views iterate a blocking Iterable and write each item before asking
+ * for the next; the async views ({@code await}) subscribe to the Observable and write each item as it is emitted,
+ * on RxJava's thread, with no thread waiting.
+ */
+public final class HtmlFlowEngine implements Engine {
+
+    // Departs from HtmlFlow's defaults: indented=false gives compact markup, byte-identical to the other engines'
+    // templates (indentation would put whitespace inside text nodes); threadSafe=true because a server renders
+    // one view concurrently (a visitor per thread for sync views, per call for async ones).
+    private static final HtmlFlow.ViewFactory VIEWS =
+            HtmlFlow.ViewFactory.builder().indented(false).threadSafe(true).build();
+
+    private static final HtmlView<Iterable<Presentation>> PRESENTATIONS = VIEWS.view(page -> presentations(page,
+            (Div<?> div) -> div.<Iterable<Presentation>>dynamic((d, items) -> items.forEach(p -> card(d, p)))));
+    private static final HtmlView<Iterable<Stock>> STOCKS = VIEWS.view(page -> stocks(page,
+            (Tbody<?> body) -> body.<Iterable<Stock>>dynamic((b, items) -> items.forEach(s -> row(b, s)))));
+
+    private static final HtmlViewAsync<Observable<Presentation>> PRESENTATIONS_ASYNC = VIEWS.viewAsync(page ->
+            presentations(page, (Div<?> div) -> div.<Observable<Presentation>>await((d, items, done) -> items
+                    .doOnNext(p -> card(d, p))
+                    // Errors are reported through the future returned by presentationsAsync; without an
+                    // error consumer RxJava would report OnErrorNotImplementedException globally.
+                    .subscribe(p -> { }, e -> { }, done::finish))));
+    private static final HtmlViewAsync<Observable<Stock>> STOCKS_ASYNC = VIEWS.viewAsync(page ->
+            stocks(page, (Tbody<?> body) -> body.<Observable<Stock>>await((b, items, done) -> items
+                    .doOnNext(s -> row(b, s))
+                    .subscribe(s -> { }, e -> { }, done::finish))));
+
+    @Override
+    public String id() {
+        return "htmlflow";
+    }
+
+    @Override
+    public String description() {
+        return "HtmlFlow 5.0 (Java DSL; sync views, and async views over the Observable)";
+    }
+
+    @Override
+    public Set<Approach> approaches() {
+        return EnumSet.of(Approach.VIRTUAL, Approach.BLOCKING, Approach.REACTIVE);
+    }
+
+    @Override
+    public void presentations(Iterable<Presentation> items, Writer out) {
+        PRESENTATIONS.setOut(out).write(items);
+    }
+
+    @Override
+    public void stocks(Iterable<Stock> items, Writer out) {
+        STOCKS.setOut(out).write(items);
+    }
+
+    @Override
+    public CompletableFuture<Void> presentationsAsync(Observable<Presentation> items, Appendable out) {
+        return writeAsync(PRESENTATIONS_ASYNC, items, out);
+    }
+
+    @Override
+    public CompletableFuture<Void> stocksAsync(Observable<Stock> items, Appendable out) {
+        return writeAsync(STOCKS_ASYNC, items, out);
+    }
+
+    /**
+     * HtmlFlow's await has no error channel: its future never completes when the Observable fails. This future
+     * does, exceptionally, so the server can abort the response instead of ending it as if complete.
+     */
+    private static <T> CompletableFuture<Void> writeAsync(HtmlViewAsync<Observable<T>> view, Observable<T> items,
+                                                          Appendable out) {
+        CompletableFuture<Void> failed = new CompletableFuture<>();
+        CompletableFuture<Void> written = view.writeAsync(out, items.doOnError(failed::completeExceptionally));
+        return CompletableFuture.anyOf(written, failed).thenApply(done -> null);
+    }
+
+    // ---- the templates: the same markup as templates/*.mustache and templates/*.peb ----
+
+    private interface Slot<E> {
+        void fill(E element);
+    }
+
+    private static void presentations(HtmlPage page, Slot<Div<?>> cards) {
+        var container = page.html().attrLang("en-us")
+                .head()
+                    .meta().attrCharset("UTF-8").__()
+                    .meta().attrName("viewport").attrContent("width=device-width, initial-scale=1.0").__()
+                    .meta().addAttr("http-equiv", "X-UA-Compatible").attrContent("IE=Edge").__()
+                    .title().text("JFall 2013 Presentations").__()
+                    .link().addAttr("rel", "stylesheet").attrHref("/webjars/bootstrap/5.3.0/css/bootstrap.min.css").__()
+                .__()
+                .body()
+                    .div().attrClass("container")
+                        .div().attrClass("pb-2 mt-4 mb-3 border-bottom").h1().text("JFall 2013 Presentations").__().__();
+        cards.fill(container);
+        container.__().__().__();
+    }
+
+    private static void card(Div<?> container, Presentation p) {
+        container.div().attrClass("card mb-3 shadow-sm rounded")
+                .div().attrClass("card-header")
+                    .h5().attrClass("card-title").text(p.title() + " - " + p.speakerName()).__()
+                .__()
+                .div().attrClass("card-body").raw(p.summary()).__()
+            .__();
+    }
+
+    private static final String STOCKS_STYLE = """
+
+            /*<![CDATA[*/
+            body {
+            \tcolor: #333333;
+            \tline-height: 150%;
+            }
+
+            thead {
+            \tfont-weight: bold;
+            \tbackground-color: #CCCCCC;
+            }
+
+            .odd {
+            \tbackground-color: #FFCCCC;
+            }
+
+            .even {
+            \tbackground-color: #CCCCFF;
+            }
+
+            .minus {
+            \tcolor: #FF0000;
+            }
+
+            /*]]>*/
+            """;
+
+    private static void stocks(HtmlPage page, Slot<Tbody<?>> rows) {
+        var tbody = page.html()
+                .head()
+                    .title().text("Stock Prices").__()
+                    .meta().addAttr("http-equiv", "Content-Type").attrContent("text/html; charset=UTF-8").__()
+                    .link().addAttr("rel", "shortcut icon").attrHref("/images/favicon.ico").__()
+                    .link().addAttr("rel", "stylesheet").addAttr("type", "text/css").attrHref("/css/style.css")
+                        .addAttr("media", "all").__()
+                    .script().addAttr("type", "text/javascript").attrSrc("/js/util.js").__()
+                    .style().raw(STOCKS_STYLE).__()
+                .__()
+                .body()
+                    .h1().text("Stock Prices").__()
+                    .table()
+                        .thead().tr()
+                            .th().text("#").__().th().text("symbol").__().th().text("name").__()
+                            .th().text("price").__().th().text("change").__().th().text("ratio").__()
+                        .__().__()
+                        .tbody();
+        rows.fill(tbody);
+        tbody.__().__().__().__();
+    }
+
+    private static void row(Tbody<?> body, Stock s) {
+        var tr = body.tr().attrClass(s.rowClass())
+                .td().text(String.valueOf(s.index())).__()
+                .td().a().attrHref("/stocks/" + s.symbol()).text(s.symbol()).__().__()
+                .td().a().attrHref(s.url()).text(s.name()).__().__()
+                .td().strong().text(String.valueOf(s.price())).__().__();
+        var change = tr.td();
+        if (s.changeNegative()) {
+            change.attrClass("minus");
+        }
+        change.text(String.valueOf(s.change())).__();
+        var ratio = tr.td();
+        if (s.ratioNegative()) {
+            ratio.attrClass("minus");
+        }
+        ratio.text(String.valueOf(s.ratio())).__();
+        tr.__();
+    }
+}

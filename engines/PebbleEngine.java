@@ -1,0 +1,52 @@
+package engines;
+
+import core.Approach;
+import core.Engine;
+import core.Presentation;
+import core.Stock;
+import io.pebbletemplates.pebble.template.PebbleTemplate;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Pebble: text templates interpreted at run time. Its {@code for} loop calls {@code hasNext()} before rendering the
+ * current item (to know {@code loop.last}), so over a blocking Iterable each item's markup goes out one item late:
+ * the README reports the measured lag instead of hiding it.
+ */
+public final class PebbleEngine implements Engine {
+
+    // Defaults kept: HTML auto-escaping on (the summaries are marked "raw" in the template), template cache on.
+    private static final io.pebbletemplates.pebble.PebbleEngine PEBBLE =
+            new io.pebbletemplates.pebble.PebbleEngine.Builder().build();
+    private static final PebbleTemplate PRESENTATIONS = PEBBLE.getTemplate("templates/presentations.peb");
+    private static final PebbleTemplate STOCKS = PEBBLE.getTemplate("templates/stocks.peb");
+
+    @Override
+    public String id() {
+        return "pebble";
+    }
+
+    @Override
+    public String description() {
+        return "Pebble 4.1 (text templates interpreted at run time; blocking; renders one item late)";
+    }
+
+    @Override
+    public Set<Approach> approaches() {
+        return EnumSet.of(Approach.VIRTUAL, Approach.BLOCKING);
+    }
+
+    @Override
+    public void presentations(Iterable<Presentation> items, Writer out) throws IOException {
+        PRESENTATIONS.evaluate(out, Map.of("items", items));
+    }
+
+    @Override
+    public void stocks(Iterable<Stock> items, Writer out) throws IOException {
+        STOCKS.evaluate(out, Map.of("items", items));
+    }
+}

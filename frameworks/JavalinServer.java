@@ -1,0 +1,163 @@
+package frameworks;
+
+import core.Approach;
+import core.ChunkSink;
+import core.Page;
+import core.PortInUseException;
+import core.Render.RenderFailedException;
+import core.ServeConfig;
+import core.Server;
+import core.Site;
+import io.javalin.Javalin;
+import io.javalin.compression.CompressionStrategy;
+import io.javalin.http.Context;
+import io.javalin.http.HandlerType;
+import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.BindException;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * Javalin 7 on Jetty 12: a servlet container, blocking I/O on a thread per request (platform or virtual).
+ */
+public final class JavalinServer implements Server {
+
+    @Override
+    public String id() {
+        return "javalin";
+    }
+
+    @Override
+    public String description() {
+        return "Javalin 7.2 on Jetty 12.1 (servlet; a thread per request: virtual or a platform pool)";
+    }
+
+    @Override
+    public Set<Approach> approaches() {
+        return EnumSet.allOf(Approach.class);
+    }
+
+    @Override
+    public String approachMeaning(Approach approach) {
+        return switch (approach) {
+            case VIRTUAL -> "Jetty runs every task on a virtual thread (useVirtualThreads); the engine renders on"
+                    + " the request's thread";
+            case BLOCKING -> "Jetty's thread pool is fixed at --threads platform threads; the engine renders on the"
+                    + " request's thread";
+            case REACTIVE -> "the handler returns at once (servlet async); the engine renders on RxJava's threads as"
+                    + " items arrive and writes each chunk from there";
+        };
+    }
+
+    @Override
+    public Running start(ServeConfig config, Site site) {
+        Javalin app = Javalin.create(cfg -> {
+            cfg.startup.showJavalinBanner = false;
+            cfg.startup.showOldJavalinVersionWarning = false;
+            cfg.jetty.host = config.host();
+            cfg.jetty.port = config.port();
+            // Departs from Javalin's default (GZIP): compression would buffer the page. PssrBench writes to the
+            // raw servlet stream anyway, which Javalin's compressor does not wrap.
+            cfg.http.compressionStrategy = CompressionStrategy.NONE;
+            if (config.approach() == Approach.VIRTUAL) {
+                cfg.concurrency.useVirtualThreads = true;
+            } else {
+                // A fixed pool (min = max): started up front, so the thread count does not drift in a run.
+                QueuedThreadPool pool = new QueuedThreadPool(config.threads(), config.threads());
+                pool.setName("jetty-" + config.approach().id());
+                cfg.jetty.threadPool = pool;
+            }
+            for (HandlerType method : HandlerType.values()) {
+                if (method.isHttpMethod()) {
+                    cfg.routes.addHttpHandler(method, "*", ctx ->
+                            site.handle(method.name(), ctx.path(), new Responder(site, ctx)));
+                }
+            }
+        });
+        try {
+            app.start();
+        } catch (RuntimeException e) {
+            app.stop();
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof BindException) {
+                    throw new PortInUseException(config.host(), config.port(), e);
+                }
+            }
+            throw e;
+        }
+        return new Running() {
+            @Override
+            public int port() {
+                return app.port();
+            }
+
+            @Override
+            public void close() {
+                app.stop();
+            }
+        };
+    }
+
+    private record Responder(Site site, Context ctx) implements Site.Responder<Void> {
+
+
+        @Override
+        public Void fixed(int status, String contentType, byte[] body, String allow) {
+            ctx.status(status).contentType(contentType);
+            if (allow != null) {
+                ctx.header("Allow", allow);
+            }
+            ctx.result(body);
+            return null;
+        }
+
+        @Override
+        public Void page(Page page, boolean head) {
+            ctx.contentType(Site.HTML);   // before the first write: Javalin's default is text/plain
+            if (head) {
+                return null;
+            }
+            // The raw servlet stream: ctx.outputStream() is Javalin's compression wrapper, whose flush() does
+            // nothing, so the page would arrive in one piece at the end.
+            OutputStream out;
+            try {
+                out = ctx.res().getOutputStream();
+            } catch (IOException e) {
+                throw new RuntimeException(e);
+            }
+            ChunkSink socket = bytes -> {
+                out.write(bytes);
+                out.flush();   // one flush = one HTTP chunk
+            };
+            if (site.config().approach() == Approach.REACTIVE) {
+                ctx.future(() -> site.render(page, socket).reactive().handle((done, failure) -> {
+                    if (failure != null) {
+                        abort(failure);
+                    }
+                    return null;
+                }));
+            } else {
+                try {
+                    site.render(page, socket).blocking();
+                } catch (RenderFailedException e) {
+                    abort(e);
+                }
+            }
+            return null;
+        }
+
+        /**
+         * Never end a failed page as if complete: close the connection under it, so the client sees the chunked
+         * body cut short. (Jetty's own abort leaves the request in a state Javalin then trips over and logs;
+         * rethrowing would make Javalin log a stack trace and try to send a 500 on a committed response.)
+         */
+        private void abort(Throwable failure) {
+            ServletContextRequest.getServletContextRequest(ctx.req()).getConnectionMetaData().getConnection()
+                    .getEndPoint().close(failure);
+        }
+    }
+}

@@ -1,0 +1,158 @@
+package frameworks;
+
+import core.Approach;
+import core.ChunkSink;
+import core.Page;
+import core.PortInUseException;
+import core.Pools;
+import core.Render;
+import core.ServeConfig;
+import core.Server;
+import core.Site;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.FluxSink;
+import reactor.core.publisher.Mono;
+import reactor.netty.ChannelBindException;
+import reactor.netty.DisposableServer;
+import reactor.netty.http.server.HttpServer;
+import reactor.netty.http.server.HttpServerResponse;
+import reactor.netty.resources.LoopResources;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+
+/**
+ * Reactor Netty HttpServer, standing in for Spring WebFlux: non-blocking I/O on a few event-loop threads, which
+ * must never block. Blocking engines run off the loop and hand each chunk to it through a reactive sink.
+ */
+public final class NettyServer implements Server {
+
+    @Override
+    public String id() {
+        return "netty";
+    }
+
+    @Override
+    public String description() {
+        return "Reactor Netty 1.3 HttpServer (WebFlux's engine): event loops, non-blocking I/O";
+    }
+
+    @Override
+    public Set<Approach> approaches() {
+        return EnumSet.allOf(Approach.class);
+    }
+
+    @Override
+    public String approachMeaning(Approach approach) {
+        return switch (approach) {
+            case VIRTUAL -> "the engine renders on a new virtual thread per request; each chunk goes to the event"
+                    + " loop through a reactive sink";
+            case BLOCKING -> "the engine renders on the platform pool (as Schedulers.boundedElastic would); each"
+                    + " chunk goes to the event loop through a reactive sink";
+            case REACTIVE -> "the engine renders on RxJava's threads as items arrive and emits each chunk into the"
+                    + " response Flux; no thread waits";
+        };
+    }
+
+    @Override
+    public Running start(ServeConfig config, Site site) {
+        // Reactor Netty's default worker count, max(cores, 4); own resources so that stopping frees them.
+        LoopResources loops = LoopResources.create("netty-http", LoopResources.DEFAULT_IO_WORKER_COUNT, true);
+        ExecutorService renderers = switch (config.approach()) {
+            case VIRTUAL -> Pools.virtual("netty-render");
+            case BLOCKING -> Pools.platform(config.threads(), "netty-render");
+            case REACTIVE -> null;
+        };
+        DisposableServer server;
+        try {
+            // Reactor Netty sets TCP_NODELAY itself and does not compress unless asked to.
+            server = HttpServer.create()
+                    .host(config.host())
+                    .port(config.port())
+                    .runOn(loops)
+                    .handle((req, res) -> site.handle(req.method().name(), req.fullPath(),
+                            new Responder(site, res, renderers)))
+                    .bindNow();
+        } catch (ChannelBindException e) {
+            loops.dispose();
+            if (renderers != null) {
+                renderers.shutdownNow();
+            }
+            throw new PortInUseException(config.host(), config.port(), e);
+        }
+        return new Running() {
+            @Override
+            public int port() {
+                return server.port();
+            }
+
+            @Override
+            public void close() {
+                server.disposeNow(Duration.ofSeconds(2));
+                loops.disposeLater(Duration.ZERO, Duration.ofSeconds(2)).block();
+                if (renderers != null) {
+                    renderers.shutdownNow();
+                }
+            }
+        };
+    }
+
+    private record Responder(Site site, HttpServerResponse res, ExecutorService renderers)
+            implements Site.Responder<Publisher<Void>> {
+
+        @Override
+        public Publisher<Void> fixed(int status, String contentType, byte[] body, String allow) {
+            res.status(HttpResponseStatus.valueOf(status)).header("Content-Type", contentType);
+            if (allow != null) {
+                res.header("Allow", allow);
+            }
+            return res.sendByteArray(Mono.just(body));
+        }
+
+        @Override
+        public Publisher<Void> page(Page page, boolean head) {
+            res.header("Content-Type", Site.HTML);
+            if (head) {
+                return res.send();
+            }
+            return res.send(chunks(page));
+        }
+
+        /**
+         * The page as a Flux of chunks. Reactor Netty writes each element and flushes when no further element is
+         * ready, so a chunk produced after a wait goes out on its own. An error ends the Flux with an error, and
+         * Reactor Netty then closes the connection without the last chunk.
+         */
+        private Flux<ByteBuf> chunks(Page page) {
+            return Flux.<ByteBuf>create(sink -> {
+                ChunkSink toLoop = bytes -> {
+                    if (sink.isCancelled()) {
+                        throw new IOException("client went away");
+                    }
+                    sink.next(Unpooled.wrappedBuffer(bytes));
+                };
+                Render render = site.render(page, toLoop);
+                sink.onCancel(render::cancel);
+                CompletableFuture<Void> done = renderers == null
+                        ? render.reactive()
+                        : CompletableFuture.runAsync(render::blocking, renderers);
+                done.whenComplete((v, failure) -> {
+                    if (failure == null) {
+                        sink.complete();
+                    } else {
+                        res.withConnection(connection -> connection.channel().close());
+                        sink.error(failure);
+                    }
+                });
+            }, FluxSink.OverflowStrategy.BUFFER).doOnDiscard(ByteBuf.class, ByteBuf::release);
+        }
+    }
+}
