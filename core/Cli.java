@@ -26,7 +26,7 @@ import java.util.concurrent.Callable;
                 "Engines: ${sys:pssrbench.engines}",
                 "Modes:   ${sys:pssrbench.modes}",
                 ""},
-        footer = {"", "Without a subcommand, serve. Example:",
+        footer = {"", "Without a subcommand, serve (its flags: pssrbench serve --help). Example:",
                 "  jbang PssrBench.java --server=nima --engine=jstachio --mode=virtual"},
         subcommands = {Cli.Serve.class, Cli.ListCommand.class, Cli.Verify.class})
 public final class Cli implements Callable<Integer> {
@@ -156,9 +156,10 @@ public final class Cli implements Callable<Integer> {
                     Approach.byId(mode), host, port, delay, threads, grace, failAfter);
             Logs.configure();
             Site site = new Site(config);
+            requireFreePort(config);
+            Server.Running running = config.server().start(config, site);
             CountDownLatch stop = new CountDownLatch(1);
             Signals.onTermination(stop::countDown);
-            Server.Running running = config.server().start(config, site);
             System.out.printf(Locale.ROOT, "pssrbench: serving http://%s:%d/ server=%s engine=%s mode=%s delay=%s%n",
                     config.host(), running.port(), config.server().id(), config.engine().id(),
                     config.approach().id(), Durations.format(config.delay()));
@@ -171,16 +172,44 @@ public final class Cli implements Callable<Integer> {
         }
     }
 
+    /**
+     * Checks the address before a server library tries it: some log their own bind failure at length (Helidon
+     * logs SEVERE and returns), and the user should read one sentence instead.
+     */
+    private static void requireFreePort(ServeConfig config) {
+        if (config.port() == 0) {
+            return;
+        }
+        try (java.net.ServerSocket probe = new java.net.ServerSocket()) {
+            probe.setReuseAddress(true);   // as the servers do, so a port in TIME_WAIT is not reported as taken
+            probe.bind(new java.net.InetSocketAddress(config.host(), config.port()));
+        } catch (java.net.BindException e) {
+            throw new PortInUseException(config.host(), config.port(), e);
+        } catch (java.io.IOException e) {
+            throw new UsageException("cannot listen on " + config.host() + ":" + config.port() + ": "
+                    + e.getMessage() + ".");
+        }
+    }
+
     @Command(name = "list", mixinStandardHelpOptions = true,
             description = "Print every valid combination, one per line: server engine mode.")
     static final class ListCommand implements Callable<Integer> {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
+        @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "lines",
+                description = "lines (for scripts) or markdown (the README's matrix tables) (default: ${DEFAULT-VALUE}).")
+        String format;
+
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
-            Registry.combinations().forEach(out::println);
+            switch (format) {
+                case "lines" -> Registry.combinations().forEach(out::println);
+                case "markdown" -> out.print(Matrix.markdown());
+                default -> throw new UsageException("unknown --format '" + format + "'; valid formats: lines,"
+                        + " markdown.");
+            }
             out.flush();
             return 0;
         }
@@ -234,7 +263,7 @@ public final class Cli implements Callable<Integer> {
             out.printf(Locale.ROOT, "verify: delay %s per item, %d concurrent requests per page%n",
                     Durations.format(delay), concurrency);
             String pageHeads = String.join(" | ", java.util.Arrays.stream(Page.values())
-                    .map(p -> String.format(Locale.ROOT, "%-26s", p.id() + " ttfb/total/chunks")).toList());
+                    .map(p -> String.format(Locale.ROOT, "%-34s", p.id() + ": ttfb total chunks lag")).toList());
             out.printf(Locale.ROOT, "%-8s %-9s %-9s %s | result%n", "server", "engine", "mode", pageHeads);
             int failed = 0;
             for (Combination c : chosen) {
@@ -242,8 +271,8 @@ public final class Cli implements Callable<Integer> {
                 StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%-8s %-9s %-9s ",
                         c.server().id(), c.engine().id(), c.approach().id()));
                 for (Verifier.PageResult p : r.pages()) {
-                    row.append(String.format(Locale.ROOT, "%-26s | ", String.format(Locale.ROOT,
-                            "%.1fms %.0fms %d", p.ttfbMs(), p.totalMs(), p.chunks())));
+                    row.append(String.format(Locale.ROOT, "%-34s | ", String.format(Locale.ROOT,
+                            "%.1fms %.0fms %d %.1fms", p.ttfbMs(), p.totalMs(), p.chunks(), p.lagMs())));
                 }
                 row.append(r.ok() ? "OK" : "FAIL");
                 out.println(row);

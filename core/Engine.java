@@ -26,6 +26,15 @@ public interface Engine {
     /** The approaches this engine can render with. */
     Set<Approach> approaches();
 
+    /**
+     * How many items the engine reads ahead of the markup it writes over a blocking Iterable: 0 for an engine that
+     * writes each item before asking for the next, 1 for one whose loop calls {@code hasNext()} before rendering
+     * the current item (so each item's markup goes out when the next item arrives). The tests measure it.
+     */
+    default int lookahead() {
+        return 0;
+    }
+
     void presentations(Iterable<Presentation> items, Writer out) throws IOException;
 
     void stocks(Iterable<Stock> items, Writer out) throws IOException;

@@ -18,7 +18,8 @@ import java.util.stream.Collectors;
  * and which {@link Engine} method renders it; routes are {@code "/" + id()}.
  */
 public enum Page {
-    PRESENTATIONS("presentations", "JFall 2013 Presentations", "div.card", Presentation.class) {
+    PRESENTATIONS("presentations", "JFall 2013 Presentations", "div.card", "<div class=\"card ", "</div></body>",
+            Presentation.class) {
         @Override
         @SuppressWarnings("unchecked")
         void render(Engine engine, Iterable<?> items, Writer out) throws IOException {
@@ -31,7 +32,7 @@ public enum Page {
             return engine.presentationsAsync((Observable<Presentation>) items, out);
         }
     },
-    STOCKS("stocks", "Stock Prices", "tbody > tr", Stock.class) {
+    STOCKS("stocks", "Stock Prices", "tbody > tr", "<tr class=\"", "</tbody>", Stock.class) {
         @Override
         @SuppressWarnings("unchecked")
         void render(Engine engine, Iterable<?> items, Writer out) throws IOException {
@@ -48,12 +49,16 @@ public enum Page {
     private final String id;
     private final String title;
     private final String itemSelector;
+    private final String itemStart;
+    private final String tailStart;
     private final List<?> items;
 
-    Page(String id, String title, String itemSelector, Class<?> model) {
+    Page(String id, String title, String itemSelector, String itemStart, String tailStart, Class<?> model) {
         this.id = id;
         this.title = title;
         this.itemSelector = itemSelector;
+        this.itemStart = itemStart;
+        this.tailStart = tailStart;
         this.items = load("/data/" + id + ".json", model);
     }
 
@@ -74,6 +79,25 @@ public enum Page {
     /** A CSS selector matching one element per item in the rendered page (verify counts them). */
     public String itemSelector() {
         return itemSelector;
+    }
+
+    /**
+     * Where each item's markup ends in the rendered page (a byte offset), so that a client can tell when an
+     * item's markup had fully arrived.
+     */
+    public int[] itemEnds(byte[] rendered) {
+        String page = new String(rendered, java.nio.charset.StandardCharsets.ISO_8859_1);   // 1 char = 1 byte
+        int[] ends = new int[items.size()];
+        int start = page.indexOf(itemStart);
+        for (int i = 0; i < ends.length; i++) {
+            int next = i + 1 < ends.length ? page.indexOf(itemStart, start + 1) : page.lastIndexOf(tailStart);
+            if (start < 0 || next < 0) {
+                throw new IllegalArgumentException("not a rendered " + id + " page with " + ends.length + " items");
+            }
+            ends[i] = next;
+            start = next;
+        }
+        return ends;
     }
 
     /** The data set, in order; immutable. */

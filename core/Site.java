@@ -21,6 +21,7 @@ public final class Site {
     private final ServeConfig config;
     private final byte[] index;
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger handling = new AtomicInteger();
     private volatile boolean draining;
 
     public Site(ServeConfig config) {
@@ -42,6 +43,15 @@ public final class Site {
     }
 
     public <R> R handle(String method, String path, Responder<R> responder) {
+        handling.incrementAndGet();   // counted before any render exists, so a drain cannot miss this request
+        try {
+            return route(method, path, responder);
+        } finally {
+            handling.decrementAndGet();
+        }
+    }
+
+    private <R> R route(String method, String path, Responder<R> responder) {
         Page page = null;
         if (!path.equals("/")) {
             for (Page p : Page.values()) {
@@ -78,15 +88,16 @@ public final class Site {
 
     /**
      * Graceful shutdown, first half: new page requests get 503, and this waits up to {@code grace} for the pages in
-     * flight to finish. Returns the number still in flight when the grace period ended.
+     * flight to finish (a request counts from the moment it reaches {@link #handle}; Reactor Netty subscribes to
+     * the page on the same thread right after). Returns the number still in flight when the grace period ended.
      */
     public int drain(Duration grace) throws InterruptedException {
         draining = true;
         long deadline = System.nanoTime() + grace.toNanos();
-        while (inFlight.get() > 0 && System.nanoTime() < deadline) {
+        while (inFlight.get() + handling.get() > 0 && System.nanoTime() < deadline) {
             Thread.sleep(5);
         }
-        int left = inFlight.get();
+        int left = inFlight.get() + handling.get();
         if (left > 0) {
             LOG.warning(left + " page(s) still in flight after the " + Durations.format(grace)
                     + " grace period; cutting them");

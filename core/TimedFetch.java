@@ -17,7 +17,8 @@ import java.util.concurrent.Flow;
  * One GET with the JDK's HTTP/1.1 client, timing when the headers and each piece of the body arrived (relative to
  * the moment the request was handed to the client).
  */
-public record TimedFetch(int status, HttpHeaders headers, byte[] body, long headersNanos, List<Long> arrivalNanos) {
+public record TimedFetch(int status, HttpHeaders headers, byte[] body, long headersNanos, List<Long> arrivalNanos,
+                         List<Integer> arrivalEnds) {
 
     public static HttpClient client() {
         return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -36,7 +37,7 @@ public record TimedFetch(int status, HttpHeaders headers, byte[] body, long head
             headersAt[0] = System.nanoTime() - start;
             return HttpResponse.BodySubscribers.fromSubscriber(collector, c -> c.bytes.toByteArray());
         }).thenApply(r -> new TimedFetch(r.statusCode(), r.headers(), r.body(), headersAt[0],
-                List.copyOf(collector.arrivals)));
+                List.copyOf(collector.arrivals), List.copyOf(collector.ends)));
     }
 
     /** Time to first byte of the body, in nanoseconds; -1 for an empty body. */
@@ -49,6 +50,16 @@ public record TimedFetch(int status, HttpHeaders headers, byte[] body, long head
         return arrivalNanos.isEmpty() ? headersNanos : arrivalNanos.get(arrivalNanos.size() - 1);
     }
 
+    /** When the body byte at {@code offset} arrived, in nanoseconds since the request was sent. */
+    public long arrivalOf(int offset) {
+        for (int i = 0; i < arrivalEnds.size(); i++) {
+            if (arrivalEnds.get(i) > offset) {
+                return arrivalNanos.get(i);
+            }
+        }
+        throw new IllegalArgumentException("offset " + offset + " beyond the body");
+    }
+
     /** How many separate deliveries the body came in (a page that streams arrives in several). */
     public int chunks() {
         return arrivalNanos.size();
@@ -58,6 +69,7 @@ public record TimedFetch(int status, HttpHeaders headers, byte[] body, long head
         private final long start;
         private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         private final List<Long> arrivals = new ArrayList<>();
+        private final List<Integer> ends = new ArrayList<>();
 
         Collector(long start) {
             this.start = start;
@@ -80,6 +92,7 @@ public record TimedFetch(int status, HttpHeaders headers, byte[] body, long head
             }
             if (any) {
                 arrivals.add(now);
+                ends.add(bytes.size());
             }
         }
 

@@ -53,7 +53,13 @@ public final class Verifier {
     }
 
     /** The verdict on one page of one combination. */
-    public record PageResult(Page page, double ttfbMs, double totalMs, int chunks, List<String> problems) {
+    /**
+     * {@code lagMs}: the median over items of (when the item's markup had fully arrived) minus (when the item was
+     * emitted, estimated from the head's arrival and the source's measured period): about 0 when each item goes
+     * out as soon as it is rendered, one delay for an engine that reads one item ahead.
+     */
+    public record PageResult(Page page, double ttfbMs, double totalMs, int chunks, double lagMs,
+                             List<String> problems) {
     }
 
     /** The verdict on one combination; {@link #ok()} only if every page passed. */
@@ -93,7 +99,7 @@ public final class Verifier {
         HttpClient client = TimedFetch.client();
         try {
             for (Page page : Page.values()) {
-                pages.add(verifyPage(client, base.resolve(page.path()), page));
+                pages.add(verifyPage(client, base.resolve(page.path()), page, combination));
             }
         } finally {
             client.shutdownNow();
@@ -101,7 +107,7 @@ public final class Verifier {
         return new Result(combination, pages, problems);
     }
 
-    private PageResult verifyPage(HttpClient client, URI uri, Page page) {
+    private PageResult verifyPage(HttpClient client, URI uri, Page page, Combination combination) {
         List<String> problems = new ArrayList<>();
         byte[] want = expected.get(page);
         int items = page.items().size();
@@ -112,7 +118,7 @@ public final class Verifier {
             fetch = await(TimedFetch.get(client, uri), itemsMs);
         } catch (Exception e) {
             problems.add("GET " + uri.getPath() + " failed: " + describe(e));
-            return new PageResult(page, Double.NaN, Double.NaN, 0, problems);
+            return new PageResult(page, Double.NaN, Double.NaN, 0, Double.NaN, problems);
         }
         checkResponse(fetch, want, problems);
         if (problems.isEmpty()) {
@@ -135,8 +141,30 @@ public final class Verifier {
             problems.add(String.format(Locale.ROOT, "not progressive: the body arrived within %.1f ms, less than half"
                     + " of the %.0f ms the items take", spreadMs, itemsMs));
         }
+        double lagMs = Double.NaN;
+        if (problems.isEmpty()) {
+            int[] ends = page.itemEnds(fetch.body());
+            // The source's real period is a little longer than the delay (each timer starts when the previous
+            // item is emitted); the last item's arrival calibrates it, whatever the engine's lookahead, because
+            // the last item and the end of the data come together.
+            long head = fetch.ttfbNanos();
+            double period = (fetch.arrivalOf(ends[items - 1] - 1) - head) / (double) items;
+            double[] lags = new double[items];
+            for (int i = 0; i < items; i++) {
+                lags[i] = (fetch.arrivalOf(ends[i] - 1) - head - (i + 1) * period) / 1e6;
+            }
+            Arrays.sort(lags);
+            lagMs = lags[items / 2];
+            int lookahead = combination.approach() == Approach.REACTIVE ? 0 : combination.engine().lookahead();
+            double allowedMs = (lookahead + 0.5) * delay.toNanos() / 1e6;
+            if (lagMs > allowedMs) {
+                problems.add(String.format(Locale.ROOT, "not progressive: items arrive %.1f ms after they exist"
+                        + " (median), more than the %.1f ms that a lookahead of %d allows", lagMs, allowedMs,
+                        lookahead));
+            }
+        }
         problems.addAll(concurrent(client, uri, want, itemsMs));
-        return new PageResult(page, ttfbMs, totalMs, fetch.chunks(), problems);
+        return new PageResult(page, ttfbMs, totalMs, fetch.chunks(), lagMs, problems);
     }
 
     private static void checkResponse(TimedFetch fetch, byte[] want, List<String> problems) {

@@ -41,6 +41,11 @@ public final class PebbleEngine implements Engine {
     }
 
     @Override
+    public int lookahead() {
+        return 1;   // ForNode.render: next(), then hasNext() for loop.last, then the body
+    }
+
+    @Override
     public void presentations(Iterable<Presentation> items, Writer out) throws IOException {
         PRESENTATIONS.evaluate(out, Map.of("items", items));
     }

@@ -12,6 +12,8 @@ import core.Site;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.GenericFutureListener;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.FluxSink;
@@ -28,6 +30,7 @@ import java.util.EnumSet;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Reactor Netty HttpServer, standing in for Spring WebFlux: non-blocking I/O on a few event-loop threads, which
@@ -128,23 +131,33 @@ public final class NettyServer implements Server {
 
         /**
          * The page as a Flux of chunks. Reactor Netty writes each element and flushes when no further element is
-         * ready, so a chunk produced after a wait goes out on its own. An error ends the Flux with an error, and
-         * Reactor Netty then closes the connection without the last chunk.
+         * ready, so a chunk produced after a wait goes out on its own. An error closes the connection first, so
+         * the response never gets its last chunk.
+         *
+         * <p>The render is created here, while the request is being handled, so that a graceful drain counts it
+         * even before Reactor Netty subscribes (it may write the headers first); it starts on subscription, and
+         * the connection closing cancels it whatever the state.
          */
         private Flux<ByteBuf> chunks(Page page) {
+            AtomicReference<FluxSink<ByteBuf>> target = new AtomicReference<>();
+            Render render = site.render(page, bytes -> {
+                FluxSink<ByteBuf> sink = target.get();
+                if (sink.isCancelled()) {
+                    throw new IOException("client went away");
+                }
+                sink.next(Unpooled.wrappedBuffer(bytes));
+            });
+            // Removed when the render ends: a keep-alive connection must not collect one listener per request.
+            GenericFutureListener<Future<? super Void>> onClose = closed -> render.cancel();
+            res.withConnection(connection -> connection.channel().closeFuture().addListener(onClose));
             return Flux.<ByteBuf>create(sink -> {
-                ChunkSink toLoop = bytes -> {
-                    if (sink.isCancelled()) {
-                        throw new IOException("client went away");
-                    }
-                    sink.next(Unpooled.wrappedBuffer(bytes));
-                };
-                Render render = site.render(page, toLoop);
+                target.set(sink);
                 sink.onCancel(render::cancel);
                 CompletableFuture<Void> done = renderers == null
                         ? render.reactive()
                         : CompletableFuture.runAsync(render::blocking, renderers);
                 done.whenComplete((v, failure) -> {
+                    res.withConnection(connection -> connection.channel().closeFuture().removeListener(onClose));
                     if (failure == null) {
                         sink.complete();
                     } else {

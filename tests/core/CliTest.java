@@ -1,0 +1,95 @@
+package core;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class CliTest {
+
+    record Run(int code, String out, String err) {
+    }
+
+    static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Cli.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void listPrintsEveryValidCombinationAndNothingElse() {
+        Run r = run("list");
+        assertEquals(0, r.code());
+        assertEquals(Registry.combinations().stream().map(Combination::toString).toList(), r.out().lines().toList());
+        assertEquals("", r.err());
+    }
+
+    @Test
+    void helpShowsTheRegistryAndTheDefaults() {
+        Run top = run("--help");
+        assertEquals(0, top.code());
+        Registry.SERVERS.forEach(s -> assertTrue(top.out().contains(s.id()), s.id()));
+        Registry.ENGINES.forEach(e -> assertTrue(top.out().contains(e.id()), e.id()));
+        Run serve = run("serve", "--help");
+        assertEquals(0, serve.code());
+        assertTrue(serve.out().contains("(default: " + Registry.SERVERS.get(0).id() + ")"), serve.out());
+        assertTrue(serve.out().contains("(default: 1ms)"), serve.out());
+        assertTrue(serve.out().contains("(default: 127.0.0.1)"), serve.out());
+    }
+
+    /** Bad input: exit 2, one line on stderr that names what is allowed, nothing on stdout, no stack trace. */
+    private static void refused(String expectedFragment, String... args) {
+        Run r = run(args);
+        assertEquals(2, r.code(), String.join(" ", args) + " -> " + r.err());
+        assertEquals("", r.out());
+        List<String> lines = r.err().lines().toList();
+        assertEquals(1, lines.size(), r.err());
+        assertTrue(lines.get(0).startsWith("pssrbench: "), r.err());
+        assertTrue(lines.get(0).contains(expectedFragment), r.err());
+    }
+
+    @Test
+    void badInputIsRefusedInOneSentence() {
+        refused("unknown server 'tomcat'; valid servers: " + Registry.serverIds(), "--server=tomcat");
+        refused("unknown engine 'jsp'; valid engines: " + Registry.engineIds(), "--engine=jsp");
+        refused("unknown mode 'async'; valid modes: virtual, blocking, reactive", "--mode=async");
+        refused("valid modes for them: virtual, blocking", "--engine=jstachio", "--mode=reactive");
+        refused("write a number and a unit", "--delay=5");
+        refused("write a number and a unit", "--delay=fast");
+        refused("--port must be between 0 and 65535", "--port=70000");
+        refused("Unknown option: '--colour=red'", "--colour=red");
+        refused("unknown server 'tomcat'", "verify", "--server=nima,tomcat");
+        refused("at least 10ms", "verify", "--delay=1ms");
+        refused("unknown mode 'async'", "verify", "--mode=async");
+    }
+
+    @Test
+    void aPortInUseIsReportedInOneSentenceWithExitCode1() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
+            for (Server s : Registry.SERVERS) {
+                Run r = run("--server=" + s.id(), "--port=" + taken.getLocalPort());
+                assertEquals(1, r.code(), s.id() + ": " + r.err());
+                assertTrue(r.err().contains("already in use"), s.id() + ": " + r.err());
+                assertEquals(1, r.err().lines().count(), s.id() + ": " + r.err());
+            }
+        }
+    }
+
+    @Test
+    void durationsAcceptUnits() {
+        assertEquals(java.time.Duration.ofMillis(1), Durations.parse("1ms"));
+        assertEquals(java.time.Duration.ofNanos(500_000), Durations.parse("500us"));
+        assertEquals(java.time.Duration.ofNanos(1_500_000), Durations.parse("1.5ms"));
+        assertEquals(java.time.Duration.ofSeconds(2), Durations.parse("2s"));
+        assertEquals(java.time.Duration.ZERO, Durations.parse("0"));
+        assertEquals("1500us", Durations.format(Durations.parse("1.5ms")));
+        assertEquals("50ms", Durations.format(Durations.parse("50ms")));
+    }
+}

@@ -1,0 +1,126 @@
+package core;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Every valid combination, from the registry, served for real on loopback. */
+class MatrixTest {
+
+    private static Verifier verifier;
+
+    @BeforeAll
+    static void setUp() {
+        Logs.configure();
+        // Verify's own thresholds at a smaller delay and concurrency, to keep the suite short.
+        verifier = new Verifier(Duration.ofMillis(25), 20);
+    }
+
+    static List<Combination> combinations() {
+        return Registry.combinations();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("combinations")
+    void servesBothPagesIdenticalToTheReferenceProgressivelyUnderConcurrency(Combination c) {
+        Verifier.Result result = verifier.verify(c);
+        assertTrue(result.ok(), () -> String.join("\n", result.allProblems()));
+        assertEquals(Page.values().length, result.pages().size());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("combinations")
+    void clientsThatHangUpMidPageLeakNothing(Combination c) throws Exception {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        try (Servers.Started server = Servers.start(c, Duration.ofMillis(2))) {
+            for (int i = 0; i < 8; i++) {   // warm-up: lazily started event loops, carriers and timers
+                for (Page page : Page.values()) {
+                    RawHttp.readUntilClosed(server.port(), page.path());
+                }
+            }
+            awaitTrue(() -> server.site().inFlight() == 0, "warm-up pages finish");
+            int baseline = threads.getThreadCount();
+            for (int i = 0; i < 200; i++) {
+                RawHttp.hangUpAfterFirstBytes(server.port(), Page.values()[i % 2].path());
+            }
+            awaitTrue(() -> server.site().inFlight() == 0, "every abandoned render stops");
+            awaitTrue(() -> DataSource.activeSubscriptions() == 0, "every data-source subscription is disposed");
+            awaitTrue(() -> threads.getThreadCount() <= baseline, "thread count back to " + baseline + " (now "
+                    + threads.getThreadCount() + ")");
+            String after = RawHttp.readUntilClosed(server.port(), "/stocks");
+            assertTrue(after.startsWith("HTTP/1.1 200") && after.endsWith("\r\n0\r\n\r\n"), "still serving");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("combinations")
+    void aDataSourceErrorMidPageAbortsTheResponseAndTheServerGoesOn(Combination c) throws Exception {
+        ServeConfig config = ServeConfig.of(c, Duration.ofMillis(2)).withFailAfter(3);
+        try (Servers.Started server = Servers.start(config)) {
+            for (Page page : Page.values()) {
+                String cut = RawHttp.readUntilClosed(server.port(), page.path());
+                assertTrue(cut.startsWith("HTTP/1.1 200"), cut);
+                assertTrue(cut.contains("</h1>"), "the head was sent");
+                assertFalse(cut.endsWith("0\r\n\r\n"), "an aborted page must not end like a complete one");
+                assertFalse(cut.contains("</html>"), "the tail must never be rendered");
+            }
+            awaitTrue(() -> server.site().inFlight() == 0, "failed renders end");
+            String index = RawHttp.readUntilClosed(server.port(), "/");
+            assertTrue(index.startsWith("HTTP/1.1 200"), "still serving: " + index);
+        }
+    }
+
+    @Test
+    void routesAndMethodsBehaveTheSameOnEveryServer() throws Exception {
+        HttpClient client = TimedFetch.client();
+        for (Server s : Registry.SERVERS) {
+            Combination c = Registry.combinations().stream().filter(x -> x.server() == s).findFirst().orElseThrow();
+            try (Servers.Started server = Servers.start(c, Duration.ZERO)) {
+                var index = TimedFetch.get(client, server.uri("/")).get(10, TimeUnit.SECONDS);
+                assertEquals(200, index.status(), s.id());
+                String html = new String(index.body(), java.nio.charset.StandardCharsets.UTF_8);
+                for (Page page : Page.values()) {
+                    assertTrue(html.contains("href=\"" + page.path() + "\""), s.id() + " index links " + page.path());
+                }
+                assertEquals(404, TimedFetch.get(client, server.uri("/nope")).get(10, TimeUnit.SECONDS).status());
+                for (String method : List.of("POST", "PUT", "DELETE")) {
+                    var response = client.send(java.net.http.HttpRequest.newBuilder(server.uri("/stocks"))
+                            .method(method, java.net.http.HttpRequest.BodyPublishers.noBody()).build(),
+                            java.net.http.HttpResponse.BodyHandlers.discarding());
+                    assertEquals(405, response.statusCode(), s.id() + " " + method);
+                    assertEquals("GET, HEAD", response.headers().firstValue("allow").orElse(""), s.id());
+                }
+                var head = client.send(java.net.http.HttpRequest.newBuilder(server.uri("/stocks"))
+                        .method("HEAD", java.net.http.HttpRequest.BodyPublishers.noBody()).build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofByteArray());
+                assertEquals(200, head.statusCode(), s.id());
+                assertEquals(0, head.body().length, s.id());
+                assertTrue(head.headers().firstValue("content-type").orElse("").startsWith("text/html"), s.id());
+            }
+        }
+        client.shutdownNow();
+    }
+
+    static void awaitTrue(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting: " + what);
+            }
+            Thread.sleep(20);
+        }
+    }
+}

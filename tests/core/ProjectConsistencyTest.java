@@ -1,0 +1,92 @@
+package core;
+
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+import javax.xml.parsers.DocumentBuilderFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The things kept in two places stay equal: jbang's //DEPS and the pom; the registry and the README. */
+class ProjectConsistencyTest {
+
+    private static final Path ROOT = Path.of(System.getProperty("user.dir"));
+
+    @Test
+    void jbangAndMavenUseTheSameDependencies() throws Exception {
+        TreeSet<String> jbang = new TreeSet<>();
+        Matcher deps = Pattern.compile("(?m)^//DEPS (\\S+)$").matcher(Files.readString(ROOT.resolve("PssrBench.java")));
+        while (deps.find()) {
+            jbang.add(deps.group(1));
+        }
+
+        var pom = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(ROOT.resolve("pom.xml").toFile());
+        Map<String, String> properties = new java.util.HashMap<>();
+        NodeList props = ((Element) pom.getElementsByTagName("properties").item(0)).getChildNodes();
+        for (int i = 0; i < props.getLength(); i++) {
+            if (props.item(i) instanceof Element p) {
+                properties.put(p.getTagName(), p.getTextContent().trim());
+            }
+        }
+        TreeSet<String> maven = new TreeSet<>();
+        NodeList dependencies = pom.getElementsByTagName("dependency");
+        for (int i = 0; i < dependencies.getLength(); i++) {
+            Element d = (Element) dependencies.item(i);
+            String scope = text(d, "scope");
+            String coordinates = text(d, "groupId") + ":" + text(d, "artifactId") + ":"
+                    + resolve(text(d, "version"), properties);
+            if (scope.equals("import")) {
+                maven.add(coordinates + "@pom");   // a BOM
+            } else if (!scope.equals("test")) {
+                maven.add(coordinates);
+            }
+        }
+        // jbang has no compile-only scope: the annotation processor is a //DEPS there, a processor path in the pom.
+        maven.add("io.jstach:jstachio-apt:" + properties.get("jstachio.version"));
+        assertEquals(maven, jbang);
+    }
+
+    @Test
+    void theReadmeMatrixIsTheRegistrys() throws Exception {
+        String readme = Files.readString(ROOT.resolve("README.md"));
+        String begin = "<!-- matrix:begin (generated: list --format=markdown) -->\n";
+        String end = "<!-- matrix:end -->";
+        assertTrue(readme.contains(begin) && readme.contains(end), "README.md has the matrix markers");
+        String block = readme.substring(readme.indexOf(begin) + begin.length(), readme.indexOf(end));
+        assertEquals(Matrix.markdown(), block, "regenerate with: java -jar target/pssrbench.jar list --format=markdown");
+
+        List<String> rows = new ArrayList<>();
+        for (String line : Matrix.markdown().lines().toList()) {
+            String[] cells = line.split("\\|");
+            if (cells.length > 3 && Registry.SERVERS.stream().anyMatch(s -> s.id().equals(cells[1].trim()))
+                    && Registry.ENGINES.stream().anyMatch(e -> e.id().equals(cells[2].trim()))) {
+                for (int m = 0; m < Approach.values().length; m++) {
+                    if (cells[3 + m].trim().equals("yes")) {
+                        rows.add(cells[1].trim() + " " + cells[2].trim() + " " + Approach.values()[m].id());
+                    }
+                }
+            }
+        }
+        assertEquals(Registry.combinations().stream().map(Combination::toString).toList(), rows);
+    }
+
+    private static String text(Element parent, String tag) {
+        NodeList nodes = parent.getElementsByTagName(tag);
+        return nodes.getLength() == 0 ? "" : nodes.item(0).getTextContent().trim();
+    }
+
+    private static String resolve(String value, Map<String, String> properties) {
+        Matcher m = Pattern.compile("\\$\\{([^}]+)}").matcher(value);
+        return m.matches() ? properties.get(m.group(1)) : value;
+    }
+}

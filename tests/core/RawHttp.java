@@ -1,0 +1,98 @@
+package core;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+
+/** A bare HTTP/1.1 client on a socket, to see exactly what went over the wire (and to hang up mid-page). */
+final class RawHttp {
+
+    private RawHttp() {
+    }
+
+    private static Socket open(int port, String path) throws IOException {
+        Socket socket = new Socket();
+        socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+        socket.setTcpNoDelay(true);
+        socket.setSoTimeout(10_000);
+        socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
+        return socket;
+    }
+
+    /** A request whose response is read in two steps: the first bytes, then the rest. */
+    static final class Exchange implements AutoCloseable {
+        private final Socket socket;
+        private final ByteArrayOutputStream received = new ByteArrayOutputStream();
+
+        Exchange(int port, String path) throws IOException {
+            socket = open(port, path);
+        }
+
+        /** Blocks until the first bytes of the response arrived. */
+        String firstBytes() throws IOException {
+            byte[] buffer = new byte[8192];
+            int n = socket.getInputStream().read(buffer);
+            if (n < 0) {
+                throw new IOException("closed before any response");
+            }
+            received.write(buffer, 0, n);
+            return received.toString(StandardCharsets.UTF_8);
+        }
+
+        /** Everything received, once the response is complete or the server closed the connection. */
+        String rest() throws IOException {
+            InputStream in = socket.getInputStream();
+            byte[] buffer = new byte[8192];
+            while (!complete(received.toString(StandardCharsets.ISO_8859_1))) {
+                int n = in.read(buffer);
+                if (n < 0) {
+                    break;
+                }
+                received.write(buffer, 0, n);
+            }
+            return received.toString(StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
+    }
+
+    /** Reads the start of the response, then closes the connection (a user leaving mid-page). */
+    static void hangUpAfterFirstBytes(int port, String path) throws IOException {
+        try (Socket socket = open(port, path)) {
+            if (socket.getInputStream().read(new byte[512]) < 0) {
+                throw new IOException("no response");
+            }
+        }
+    }
+
+    /**
+     * Everything the server sent for one response: until a complete chunked or Content-Length body, or until the
+     * server closed the connection (as it must when it aborts a page).
+     */
+    static String readUntilClosed(int port, String path) throws IOException {
+        try (Exchange exchange = new Exchange(port, path)) {
+            return exchange.rest();
+        }
+    }
+
+    private static boolean complete(String response) {
+        int headersEnd = response.indexOf("\r\n\r\n");
+        if (headersEnd < 0) {
+            return false;
+        }
+        String headers = response.substring(0, headersEnd).toLowerCase(java.util.Locale.ROOT);
+        java.util.regex.Matcher length = java.util.regex.Pattern.compile("\r\ncontent-length: *(\\d+)")
+                .matcher(headers);
+        if (length.find()) {
+            return response.length() - headersEnd - 4 >= Integer.parseInt(length.group(1));
+        }
+        return response.endsWith("\r\n0\r\n\r\n");
+    }
+}

@@ -1,0 +1,124 @@
+package core;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The engines and the flush policy, without a server. */
+class RenderTest {
+
+    private static final Duration DELAY = Duration.ofMillis(40);
+
+    @Test
+    void everyEngineRendersTheReferencePageWithTheSameBytes() {
+        Map<Page, Map<Engine, byte[]>> all = Reference.renderAll();
+        for (Page page : Page.values()) {
+            byte[] first = null;
+            for (var rendered : all.get(page).entrySet()) {
+                String html = new String(rendered.getValue(), StandardCharsets.UTF_8);
+                assertEquals(List.of(), Reference.check(page, html), rendered.getKey().id() + " " + page.id());
+                if (first == null) {
+                    first = rendered.getValue();
+                } else {
+                    assertArrayEquals(first, rendered.getValue(), rendered.getKey().id() + " " + page.id());
+                }
+            }
+        }
+    }
+
+    @Test
+    void theReferenceCheckCatchesAWrongPage() {
+        byte[] good = Reference.renderAll().get(Page.STOCKS).values().iterator().next();
+        String html = new String(good, StandardCharsets.UTF_8);
+        assertEquals(List.of(), Reference.check(Page.STOCKS, html));
+        assertTrue(Reference.check(Page.STOCKS, html.replace("<td>0.13</td>", "<td>0.14</td>")).get(0)
+                .startsWith("differs from the reference page"));
+        assertTrue(Reference.check(Page.STOCKS, html.replace("</tr><tr class=\"even\">", "<tr class=\"even\">"))
+                .stream().anyMatch(p -> p.startsWith("HTML parse error") || p.startsWith("differs")));
+    }
+
+    static Stream<Arguments> rendersWithTimings() {
+        List<Arguments> all = new ArrayList<>();
+        for (Engine engine : Registry.ENGINES) {
+            for (Approach approach : List.of(Approach.VIRTUAL, Approach.REACTIVE)) {
+                if (engine.approaches().contains(approach)) {
+                    for (Page page : Page.values()) {
+                        all.add(Arguments.of(engine.id(), approach.id(), page.id()));
+                    }
+                }
+            }
+        }
+        return all.stream();
+    }
+
+    /**
+     * The flush policy: the head is one chunk sent before the first item exists, then each item's markup goes out
+     * before the next item could have been emitted (or, for an engine that reads one item ahead, exactly when it is).
+     */
+    @ParameterizedTest(name = "{0} {1} {2}")
+    @MethodSource("rendersWithTimings")
+    void eachItemIsFlushedBeforeTheRendererWaitsForTheNext(String engineId, String approachId, String pageId)
+            throws Exception {
+        Engine engine = Registry.engine(engineId);
+        Page page = Page.byId(pageId);
+        Server anyServer = Registry.SERVERS.stream().filter(s -> s.approaches().contains(Approach.byId(approachId)))
+                .findFirst().orElseThrow();
+        ServeConfig config = ServeConfig.of(new Combination(anyServer, engine, Approach.byId(approachId)), DELAY);
+        Site site = new Site(config);
+        List<long[]> chunks = new CopyOnWriteArrayList<>();   // {nanos since start, cumulative bytes}
+        long start = System.nanoTime();
+        long[] total = {0};
+        Render render = site.render(page, bytes -> {
+            total[0] += bytes.length;
+            chunks.add(new long[] {System.nanoTime() - start, total[0]});
+        });
+        if (config.approach() == Approach.REACTIVE) {
+            render.reactive().get(10, TimeUnit.SECONDS);
+        } else {
+            render.blocking();
+        }
+
+        byte[] expected = Reference.renderAll().get(page).get(engine);
+        assertEquals(expected.length, total[0], "bytes");
+        int items = page.items().size();
+        long delay = DELAY.toNanos();
+        assertTrue(chunks.get(0)[0] < delay, "the head must be sent before the first item is emitted");
+        int lookahead = config.approach() == Approach.REACTIVE ? 0 : engine.lookahead();
+        if (lookahead == 0) {
+            assertEquals(items + 2, chunks.size(), "one head chunk, one per item, one tail");
+        } else {   // the last item and the tail may share a chunk
+            assertTrue(chunks.size() >= items + 1 && chunks.size() <= items + 2, chunks.size() + " chunks");
+        }
+        int[] itemEnds = page.itemEnds(expected);
+        for (int i = 1; i <= items; i++) {
+            long flushedAt = timeWhenSent(chunks, itemEnds[i - 1]);
+            // Item i+1 is emitted no earlier than (i+1) delays after the start.
+            if (lookahead == 0) {
+                assertTrue(flushedAt < (i + 1) * delay, "item " + i + " sent at " + flushedAt / 1_000_000
+                        + " ms, after item " + (i + 1) + " could have arrived");
+            } else if (i < items) {
+                assertTrue(flushedAt >= (i + 1) * delay, "item " + i + " sent at " + flushedAt / 1_000_000
+                        + " ms: a lookahead of " + lookahead + " is declared but none was measured");
+            }
+        }
+        assertEquals(0, site.inFlight());
+    }
+
+    private static long timeWhenSent(List<long[]> chunks, long offset) {
+        return chunks.stream().filter(c -> c[1] >= offset).findFirst().orElseThrow()[0];
+    }
+}

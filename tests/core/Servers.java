@@ -1,0 +1,35 @@
+package core;
+
+import java.net.URI;
+import java.time.Duration;
+
+/** Starts a combination in the test JVM on an ephemeral loopback port. */
+final class Servers {
+
+    private Servers() {
+    }
+
+    record Started(Site site, Server.Running running) implements AutoCloseable {
+        int port() {
+            return running.port();
+        }
+
+        URI uri(String path) {
+            return URI.create("http://127.0.0.1:" + port() + path);
+        }
+
+        @Override
+        public void close() {
+            running.close();
+        }
+    }
+
+    static Started start(ServeConfig config) {
+        Site site = new Site(config);
+        return new Started(site, config.server().start(config, site));
+    }
+
+    static Started start(Combination c, Duration delay) {
+        return start(ServeConfig.of(c, delay));
+    }
+}
