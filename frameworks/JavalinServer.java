@@ -135,19 +135,34 @@ public final class JavalinServer implements Server {
             };
             if (site.config().approach() == Approach.REACTIVE) {
                 ctx.future(() -> site.render(page, socket).reactive().handle((done, failure) -> {
-                    if (failure != null) {
-                        abort(failure);
-                    }
+                    finish(out, failure);
                     return null;
                 }));
             } else {
                 try {
                     site.render(page, socket).blocking();
+                    finish(out, null);
                 } catch (RenderFailedException e) {
-                    abort(e);
+                    finish(out, e);
                 }
             }
             return null;
+        }
+
+        /**
+         * Completes the page with its last chunk before the handler returns, so that a graceful stop that waits
+         * for the handlers cannot cut it; or aborts it.
+         */
+        private void finish(OutputStream out, Throwable failure) {
+            if (failure == null) {
+                try {
+                    out.close();
+                    return;
+                } catch (IOException e) {
+                    failure = e;   // the client went away at the very end
+                }
+            }
+            abort(failure);
         }
 
         /**
