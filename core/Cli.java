@@ -29,16 +29,11 @@ import java.util.concurrent.Callable;
         footer = {"", "Without a subcommand, serve (its flags: pssrbench serve --help). Example:",
                 "  jbang PssrBench.java --server=nima --engine=jstachio --mode=virtual"},
         subcommands = {Cli.Serve.class, Cli.ListCommand.class, Cli.Verify.class})
-public final class Cli implements Callable<Integer> {
+public final class Cli {
 
     public static final String VERSION = "0.1.0";
 
     private static final List<String> SUBCOMMANDS = List.of("serve", "list", "verify", "help");
-
-    @Override
-    public Integer call() {
-        return new CommandLine(new Serve()).execute();
-    }
 
     /** Runs the command line and returns the exit code; output goes to the given writers. */
     public static int run(PrintWriter out, PrintWriter err, String... args) {

@@ -3,6 +3,7 @@ package frameworks;
 import core.Approach;
 import core.ChunkSink;
 import core.Page;
+import core.Pools;
 import core.PortInUseException;
 import core.Render;
 import core.Render.RenderFailedException;
@@ -56,7 +57,7 @@ public final class NimaServer implements Server {
     @Override
     public Running start(ServeConfig config, Site site) {
         ExecutorService pool = config.approach() == Approach.BLOCKING
-                ? core.Pools.platform(config.threads(), "nima-render") : null;
+                ? Pools.platform(config.threads(), "nima-render") : null;
         WebServer server = WebServer.builder()
                 .host(config.host())
                 .port(config.port())
