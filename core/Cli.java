@@ -28,12 +28,12 @@ import java.util.concurrent.Callable;
                 ""},
         footer = {"", "Without a subcommand, serve (its flags: pssrbench serve --help). Example:",
                 "  jbang PssrBench.java --server=nima --engine=jstachio --mode=virtual"},
-        subcommands = {Cli.Serve.class, Cli.ListCommand.class, Cli.Verify.class})
+        subcommands = {Cli.Serve.class, Cli.ListCommand.class, Cli.Verify.class, Cli.WrkRow.class})
 public final class Cli {
 
     public static final String VERSION = "0.1.0";
 
-    private static final List<String> SUBCOMMANDS = List.of("serve", "list", "verify", "help");
+    private static final List<String> SUBCOMMANDS = List.of("serve", "list", "verify", "wrk-row", "help");
 
     /** Runs the command line and returns the exit code; output goes to the given writers. */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
@@ -279,6 +279,76 @@ public final class Cli {
                     : "verify: " + failed + " of " + chosen.size() + " combinations FAILED");
             out.flush();
             return failed == 0 ? 0 : 1;
+        }
+    }
+
+    @Command(name = "wrk-row", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+            description = "Read the text output of one wrk2 (or Debian wrk) run and append its row to a summary.csv;"
+                    + " keep its percentile spectra as .hgrm files. Used by scripts/wrk2-*.sh.")
+    static final class WrkRow implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Option(names = "--raw", required = true, paramLabel = "FILE", description = "The run's output.")
+        java.nio.file.Path raw;
+
+        @Option(names = "--server", required = true, paramLabel = "ID", description = "The server measured.")
+        String server;
+
+        @Option(names = "--engine", required = true, paramLabel = "ID", description = "The engine measured.")
+        String engine;
+
+        @Option(names = "--mode", required = true, paramLabel = "ID", description = "The mode measured.")
+        String mode;
+
+        @Option(names = "--page", required = true, paramLabel = "ID", description = "The page measured.")
+        String page;
+
+        @Option(names = "--rate", paramLabel = "REQ_PER_S", defaultValue = "0",
+                description = "The target rate of a wrk2 run; 0 for a closed-loop run (default: ${DEFAULT-VALUE}).")
+        double rate;
+
+        @Option(names = "--csv", required = true, paramLabel = "FILE",
+                description = "The summary.csv to append to (created with its header if new).")
+        java.nio.file.Path csv;
+
+        @Option(names = "--hgrm", paramLabel = "PREFIX",
+                description = "Write PREFIX.hgrm (and PREFIX-uncorrected.hgrm) when the output has spectra.")
+        java.nio.file.Path hgrm;
+
+        @Override
+        public Integer call() throws java.io.IOException {
+            Combination combination = new Combination(Registry.server(server), Registry.engine(engine),
+                    Approach.byId(mode));
+            Page p = Page.byId(page);
+            if (!java.nio.file.Files.isRegularFile(raw)) {
+                throw new UsageException("no such file: " + raw + ".");
+            }
+            WrkReport run;
+            try {
+                run = WrkReport.parse(java.nio.file.Files.readString(raw));
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(raw + ": " + e.getMessage() + ".");
+            }
+            Summary row = Summary.of(run, combination, p, rate);
+            row.appendTo(csv);
+            if (hgrm != null) {
+                if (!run.spectrum().isEmpty()) {
+                    java.nio.file.Files.writeString(java.nio.file.Path.of(hgrm + ".hgrm"), run.spectrum());
+                }
+                if (!run.uncorrectedSpectrum().isEmpty()) {
+                    java.nio.file.Files.writeString(java.nio.file.Path.of(hgrm + "-uncorrected.hgrm"),
+                            run.uncorrectedSpectrum());
+                }
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            out.printf(Locale.ROOT, "%s %s %s c%d %s: %.1f req/s, p50 %.2f ms, p99 %.2f ms, %d errors: %s%n",
+                    run.tool(), combination, p.id(), run.connections(),
+                    rate > 0 ? String.format(Locale.ROOT, "R%.0f", rate) : "closed loop", run.reqPerS(),
+                    run.percentileMs(50), run.percentileMs(99), run.errors(),
+                    row.get("valid").equals("true") ? "valid" : "INVALID (" + row.get("note") + ")");
+            out.flush();
+            return 0;
         }
     }
 }

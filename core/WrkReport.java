@@ -1,0 +1,202 @@
+package core;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What one run of wrk2 (Gil Tene's constant-rate fork, with {@code --latency}) or Debian's wrk 4.1 printed, read
+ * from its text output. Both print the same prose summary; wrk2 adds HdrHistogram percentiles and the detailed
+ * percentile spectrum (kept verbatim: it is the {@code .hgrm} format HdrHistogram's plotters read), and with
+ * {@code -U} a second, uncorrected spectrum.
+ *
+ * <p>A hand-written parser because neither tool has a machine-readable output: the numbers are printed with
+ * units chosen per value ({@code 43.49ms}, {@code 1.64s}, {@code 2.23MB}), and wrk2 prints {@code -nan} for
+ * statistics of runs shorter than its calibration.
+ */
+public record WrkReport(String tool, String url, int threads, int connections, double durationS, long requests,
+                        double bytesRead, double reqPerS, Map<String, Double> latencyPercentilesMs,
+                        double latencyMaxMs, long connectErrors, long readErrors, long writeErrors, long timeouts,
+                        long non2xx, String spectrum, String uncorrectedSpectrum) {
+
+    public static final String WRK2 = "wrk2";
+    public static final String WRK = "wrk";
+
+    private static final Pattern RUNNING = Pattern.compile("Running (\\S+) test @ (\\S+)");
+    private static final Pattern THREADS = Pattern.compile("(\\d+) threads and (\\d+) connections");
+    private static final Pattern TOTALS = Pattern.compile("(\\d+) requests in (\\S+), (\\S+) read");
+    private static final Pattern RATE = Pattern.compile("Requests/sec:\\s+(\\S+)");
+    private static final Pattern SOCKET_ERRORS = Pattern.compile(
+            "Socket errors: connect (\\d+), read (\\d+), write (\\d+), timeout (\\d+)");
+    private static final Pattern NON_2XX = Pattern.compile("Non-2xx or 3xx responses: (\\d+)");
+    private static final Pattern PERCENTILE = Pattern.compile("(?m)^\\s*(\\d+(?:\\.\\d+)?)%\\s+(\\S+)\\s*$");
+    private static final Pattern STATS_LATENCY = Pattern.compile("(?m)^\\s*Latency\\s+(\\S+)\\s+(\\S+)\\s+(\\S+)");
+    private static final Pattern HDR_MAX = Pattern.compile("#\\[Max\\s+=\\s+(\\S+),");
+
+    /** Parses the whole text output of one run; lines starting with '#' before it (a command note) are ignored. */
+    public static WrkReport parse(String output) {
+        Matcher running = find(RUNNING, output, "the 'Running … test @ URL' line");
+        String tool = output.contains("Latency Distribution (HdrHistogram") || output.contains("Thread calibration")
+                ? WRK2 : WRK;
+        Matcher threads = THREADS.matcher(output);
+        int t = 0;
+        int c = 0;
+        if (threads.find()) {
+            t = Integer.parseInt(threads.group(1));
+            c = Integer.parseInt(threads.group(2));
+        }
+        Matcher totals = TOTALS.matcher(output);
+        long requests = 0;
+        double durationS = seconds(running.group(1));
+        double bytes = 0;
+        if (totals.find()) {
+            requests = Long.parseLong(totals.group(1));
+            durationS = seconds(totals.group(2));
+            bytes = bytes(totals.group(3));
+        }
+        double reqPerS = number(find(RATE, output, "the 'Requests/sec:' line").group(1));
+        long[] socket = new long[4];
+        Matcher errors = SOCKET_ERRORS.matcher(output);
+        if (errors.find()) {
+            for (int i = 0; i < 4; i++) {
+                socket[i] = Long.parseLong(errors.group(i + 1));
+            }
+        }
+        Matcher non2xx = NON_2XX.matcher(output);
+        long bad = non2xx.find() ? Long.parseLong(non2xx.group(1)) : 0;
+
+        // The first latency distribution is wrk2's corrected one (or wrk's only one).
+        String[] sections = output.split("Latency Distribution", -1);
+        Map<String, Double> percentiles = new LinkedHashMap<>();
+        if (sections.length > 1) {
+            String first = sections[1].split("Detailed Percentile spectrum|requests in", 2)[0];
+            Matcher p = PERCENTILE.matcher(first);
+            while (p.find()) {
+                double value = millis(p.group(2));
+                if (!Double.isNaN(value)) {
+                    percentiles.put(percentileKey(Double.parseDouble(p.group(1))), value);
+                }
+            }
+        }
+        Matcher hdrMax = HDR_MAX.matcher(output);
+        double max;
+        if (hdrMax.find()) {
+            max = Double.parseDouble(hdrMax.group(1));   // the spectrum's values are in milliseconds
+        } else {
+            Matcher stats = STATS_LATENCY.matcher(output);
+            max = stats.find() ? millis(stats.group(3)) : Double.NaN;
+        }
+        String[] spectra = spectra(output);
+        return new WrkReport(tool, running.group(2), t, c, durationS, requests, bytes, reqPerS, percentiles, max,
+                socket[0], socket[1], socket[2], socket[3], bad, spectra[0], spectra[1]);
+    }
+
+    /** Socket errors (connect, read, write, timeout) and non-2xx/3xx responses. */
+    public long errors() {
+        return connectErrors + readErrors + writeErrors + timeouts + non2xx;
+    }
+
+    /** A latency percentile in milliseconds, or NaN when the output did not print that one. */
+    public double percentileMs(double percentile) {
+        return latencyPercentilesMs.getOrDefault(percentileKey(percentile), Double.NaN);
+    }
+
+    /**
+     * Why this run must not be used, or null: no request, any error, or (for a constant-rate run) an achieved rate
+     * more than 5% away from the target.
+     */
+    public String invalidReason(double targetRate) {
+        if (requests == 0) {
+            return "no request completed";
+        }
+        if (errors() > 0) {
+            return String.format(Locale.ROOT, "errors: connect %d, read %d, write %d, timeout %d, non-2xx %d",
+                    connectErrors, readErrors, writeErrors, timeouts, non2xx);
+        }
+        if (targetRate > 0 && Math.abs(reqPerS - targetRate) > 0.05 * targetRate) {
+            return String.format(Locale.ROOT, "achieved %.1f req/s, more than 5%% from the target %.0f",
+                    reqPerS, targetRate);
+        }
+        return null;
+    }
+
+    private static String percentileKey(double p) {
+        return String.format(Locale.ROOT, "%.3f", p);
+    }
+
+    /** The detailed percentile spectra, corrected then uncorrected, each as an .hgrm text ("" if absent). */
+    private static String[] spectra(String output) {
+        String[] found = {"", ""};
+        int from = 0;
+        for (int i = 0; i < 2; i++) {
+            int start = output.indexOf("Value   Percentile", from);
+            if (start < 0) {
+                break;
+            }
+            start = output.lastIndexOf('\n', start) + 1;
+            int buckets = output.indexOf("#[Buckets", start);
+            if (buckets < 0) {
+                break;
+            }
+            int end = output.indexOf('\n', buckets);
+            end = end < 0 ? output.length() : end + 1;
+            found[i] = output.substring(start, end);
+            from = end;
+        }
+        return found;
+    }
+
+    private static Matcher find(Pattern pattern, String text, String what) {
+        Matcher m = pattern.matcher(text);
+        if (!m.find()) {
+            throw new IllegalArgumentException("not a wrk or wrk2 output: no " + what);
+        }
+        return m;
+    }
+
+    private static double number(String text) {
+        return text.contains("nan") ? Double.NaN : Double.parseDouble(text);
+    }
+
+    private static final Pattern WITH_UNIT = Pattern.compile("(-?nan|[0-9.]+)([a-zA-Z]*)");
+
+    /** A wrk duration such as {@code 850.00us}, {@code 43.49ms}, {@code 1.64s}, {@code 1.00m}, in milliseconds. */
+    static double millis(String text) {
+        Matcher m = WITH_UNIT.matcher(text.trim());
+        if (!m.matches()) {
+            throw new IllegalArgumentException("cannot read the duration '" + text + "'");
+        }
+        double v = number(m.group(1));
+        return switch (m.group(2)) {
+            case "us" -> v / 1000;
+            case "ms" -> v;
+            case "s" -> v * 1000;
+            case "m" -> v * 60_000;
+            case "h" -> v * 3_600_000;
+            default -> throw new IllegalArgumentException("unknown unit in '" + text + "'");
+        };
+    }
+
+    private static double seconds(String text) {
+        return millis(text) / 1000;
+    }
+
+    /** A wrk size such as {@code 434.38B}, {@code 2.55KB}, {@code 7.20MB} (binary multiples), in bytes. */
+    static double bytes(String text) {
+        Matcher m = WITH_UNIT.matcher(text.trim());
+        if (!m.matches()) {
+            throw new IllegalArgumentException("cannot read the size '" + text + "'");
+        }
+        double v = number(m.group(1));
+        return switch (m.group(2)) {
+            case "B" -> v;
+            case "KB" -> v * 1024;
+            case "MB" -> v * 1024 * 1024;
+            case "GB" -> v * 1024 * 1024 * 1024;
+            case "TB" -> v * 1024 * 1024 * 1024 * 1024;
+            default -> throw new IllegalArgumentException("unknown unit in '" + text + "'");
+        };
+    }
+}

@@ -1,0 +1,183 @@
+#!/bin/sh
+# Measures one combination with wrk2 (constant rate, coordinated-omission corrected): verify it, start it from
+# target/pssrbench.jar on a free port, poll until it answers, warm up, run wrk2, stop it by its PID, and append
+# the run's row to OUT/summary.csv (the same columns as PssrBench's own results).
+set -eu
+
+usage() {
+    cat <<USAGE
+usage: scripts/wrk2-cell.sh --server ID --engine ID --mode ID [options]
+
+  --server ID        server (as in: java -jar target/pssrbench.jar list)
+  --engine ID        template engine
+  --mode ID          approach
+  --page ID          presentations or stocks (default: stocks)
+  --connections N    connections (default: 128)
+  --rate N           wrk2's constant rate, requests/s (required unless --closed-loop)
+  --duration D       measured run, wrk units s/m (default: 40s: wrk2's 10 s calibration + 30 s; at least that)
+  --warmup D         closed-loop warm-up before the run (default: 10s)
+  --delay D          per-item delay of the data source (default: 1ms)
+  --threads N        wrk threads (default: 2)
+  --out DIR          results folder (default: results/<UTC timestamp>)
+  --target URL       drive a server running elsewhere (http://host:port); it is not started, verified or stopped
+  --closed-loop      run a closed loop (no -R): allowed with Debian's wrk; the row is labelled model=closed
+  -h, --help         this help
+
+wrk2 is \$WRK2, else wrk2 on PATH. Example:
+  scripts/wrk2-cell.sh --server nima --engine jstachio --mode virtual --page stocks --connections 128 --rate 800
+USAGE
+}
+
+die() {
+    echo "wrk2-cell: $1" >&2
+    exit 2
+}
+
+run() {
+    echo "+ $*" >&2
+    "$@"
+}
+
+seconds() {   # a wrk duration (30, 30s, 2m, 1h) in seconds
+    case "$1" in
+        *[!0-9smh]*|"") die "cannot read the duration '$1'; write for example 40s or 2m." ;;
+        *h) echo $(( ${1%h} * 3600 )) ;;
+        *m) echo $(( ${1%m} * 60 )) ;;
+        *s) echo "${1%s}" ;;
+        *) echo "$1" ;;
+    esac
+}
+
+server="" engine="" mode="" page=stocks connections=128 rate="" duration=40s warmup=10s delay=1ms threads=2
+out="" target="" closed=false
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --server) server=${2:?}; shift 2 ;;
+        --engine) engine=${2:?}; shift 2 ;;
+        --mode) mode=${2:?}; shift 2 ;;
+        --page) page=${2:?}; shift 2 ;;
+        --connections) connections=${2:?}; shift 2 ;;
+        --rate) rate=${2:?}; shift 2 ;;
+        --duration) duration=${2:?}; shift 2 ;;
+        --warmup) warmup=${2:?}; shift 2 ;;
+        --delay) delay=${2:?}; shift 2 ;;
+        --threads) threads=${2:?}; shift 2 ;;
+        --out) out=${2:?}; shift 2 ;;
+        --target) target=${2:?}; shift 2 ;;
+        --closed-loop) closed=true; shift ;;
+        -h|--help) usage; exit 0 ;;
+        *) usage >&2; die "unknown argument '$1'." ;;
+    esac
+done
+
+if [ -z "$server" ] || [ -z "$engine" ] || [ -z "$mode" ]; then
+    usage >&2
+    die "--server, --engine and --mode are required."
+fi
+case "$page" in presentations|stocks) ;; *) die "unknown page '$page'; valid pages: presentations, stocks." ;; esac
+case "$connections" in ''|*[!0-9]*) die "--connections takes a whole number." ;; esac
+case "$threads" in ''|*[!0-9]*) die "--threads takes a whole number." ;; esac
+[ "$threads" -le "$connections" ] || threads=$connections
+if [ "$closed" = true ]; then
+    [ -z "$rate" ] || die "--rate and --closed-loop exclude each other."
+else
+    case "$rate" in ''|*[!0-9]*) die "--rate takes a whole number of requests per second (or use --closed-loop)." ;; esac
+    [ "$(seconds "$duration")" -ge 40 ] || die "a wrk2 run needs --duration of at least 40s: 10 s of calibration, then 30 s measured."
+fi
+seconds "$warmup" >/dev/null
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+# shellcheck source=scripts/java-env.sh
+. "$here/java-env.sh"
+jar="$root/target/pssrbench.jar"
+[ -f "$jar" ] || die "no $jar; build it first: mvn -B package -DskipTests"
+
+wrk=${WRK2:-$(command -v wrk2 || true)}
+[ -n "$wrk" ] || wrk=$(command -v wrk || true)
+if [ -z "$wrk" ] || [ ! -x "$wrk" ]; then
+    die "no wrk2: set WRK2 to its path or put wrk2 on PATH (build it from github.com/giltene/wrk2)."
+fi
+if ! "$wrk" 2>&1 | grep -q -- '--rate'; then
+    [ "$closed" = true ] || die "$wrk does not accept -R: it is Debian's wrk, not wrk2; give --closed-loop to measure a closed loop with it."
+fi
+
+out=${out:-"$root/results/$(date -u +%Y%m%dT%H%M%SZ)"}
+mkdir -p "$out/raw" "$out/hgrm" "$out/logs"
+label="$server-$engine-$mode-$page-c$connections-$([ "$closed" = true ] && echo closed || echo "R$rate")"
+
+# Provenance: one block per cell, appended.
+{
+    echo "[$label]"
+    echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    echo "pssrbench: $("$JAVA_HOME/bin/java" -jar "$jar" --version 2>/dev/null) git $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+    echo "java: $("$JAVA_HOME/bin/java" -version 2>&1 | head -n 1)"
+    echo "load generator: $wrk ($("$wrk" --version 2>&1 | head -n 1))"
+    echo "machine: $(uname -srm); $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ //'); $(nproc 2>/dev/null || echo '?') cpus"
+    echo "flags: server=$server engine=$engine mode=$mode page=$page connections=$connections rate=${rate:-closed} duration=$duration warmup=$warmup delay=$delay threads=$threads"
+    echo "target: ${target:-started here from $jar}"
+    echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
+} >> "$out/provenance.txt"
+
+pid=""
+stop_server() {
+    if [ -n "$pid" ]; then
+        echo "+ kill -TERM $pid" >&2
+        kill -TERM "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+        pid=""
+    fi
+}
+trap stop_server EXIT
+trap 'exit 130' INT TERM
+
+if [ -z "$target" ]; then
+    echo "+ $JAVA_HOME/bin/java -jar $jar verify --server=$server --engine=$engine --mode=$mode" >&2
+    if ! "$JAVA_HOME/bin/java" -jar "$jar" verify --server="$server" --engine="$engine" --mode="$mode" \
+        > "$out/logs/$label.verify.txt" 2>&1; then
+        cat "$out/logs/$label.verify.txt" >&2
+        echo "wrk2-cell: $server $engine $mode failed verify; not measured." >&2
+        exit 1
+    fi
+    echo "+ $JAVA_HOME/bin/java -jar $jar serve --server=$server --engine=$engine --mode=$mode --port=0 --delay=$delay &" >&2
+    "$JAVA_HOME/bin/java" -jar "$jar" serve --server="$server" --engine="$engine" --mode="$mode" --port=0 \
+        --delay="$delay" > "$out/logs/$label.server.out" 2> "$out/logs/$label.server.err" &
+    pid=$!
+    # The port is on the server's first stdout line; readiness is then polled over HTTP.
+    base=""
+    tries=0
+    while [ -z "$base" ]; do
+        base=$(sed -n 's|^pssrbench: serving \(http://[^ ]*\)/ .*|\1|p' "$out/logs/$label.server.out")
+        tries=$((tries + 1))
+        if [ "$tries" -gt 300 ] || ! kill -0 "$pid" 2>/dev/null; then
+            cat "$out/logs/$label.server.err" >&2
+            die "the server did not start."
+        fi
+        [ -n "$base" ] || sleep 0.1
+    done
+    tries=0
+    until curl -fsS -o /dev/null "$base/"; do
+        tries=$((tries + 1))
+        [ "$tries" -le 100 ] || die "the server at $base does not answer."
+        sleep 0.1
+    done
+else
+    base=${target%/}
+fi
+url="$base/$page"
+
+run "$wrk" -t"$threads" -c"$connections" -d"$warmup" "$url" > "$out/logs/$label.warmup.txt"
+raw="$out/raw/$label.txt"
+if [ "$closed" = true ]; then
+    echo "# cmd: $wrk -t$threads -c$connections -d$duration --latency $url (closed loop)" > "$raw"
+    run "$wrk" -t"$threads" -c"$connections" -d"$duration" --latency "$url" >> "$raw"
+else
+    echo "# cmd: $wrk -t$threads -c$connections -d$duration -R$rate --latency -U $url" > "$raw"
+    run "$wrk" -t"$threads" -c"$connections" -d"$duration" -R"$rate" --latency -U "$url" >> "$raw"
+fi
+stop_server
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)" >> "$out/provenance.txt"
+
+run "$JAVA_HOME/bin/java" -jar "$jar" wrk-row --raw="$raw" --server="$server" --engine="$engine" --mode="$mode" \
+    --page="$page" --rate="${rate:-0}" --csv="$out/summary.csv" --hgrm="$out/hgrm/$label"
+echo "wrk2-cell: results in $out" >&2

@@ -1,0 +1,122 @@
+#!/bin/sh
+# Sweeps combinations with wrk2: for each combination, page and connection count, first the maximum throughput
+# in a closed loop, then wrk2 at fixed fractions of it. Every point is one scripts/wrk2-cell.sh run (its own
+# server JVM, verified first) appending to the same OUT/summary.csv.
+set -eu
+
+usage() {
+    cat <<USAGE
+usage: scripts/wrk2-sweep.sh [options]
+
+  --server LIST       servers, comma-separated (default: all, from 'list')
+  --engine LIST       engines (default: all)
+  --mode LIST         modes (default: all)
+  --page LIST         pages (default: presentations,stocks)
+  --connections LIST  connection counts (default: 128)
+  --fractions LIST    rates as percentages of the closed-loop maximum (default: 25,50,75,90)
+  --rate LIST         fixed rates instead of fractions (requests/s); skips the closed-loop search
+  --duration D        each wrk2 run (default: 40s, the minimum: 10 s calibration + 30 s measured)
+  --probe-duration D  the closed-loop run that finds the maximum (default: 20s)
+  --warmup D          closed-loop warm-up before every run (default: 10s)
+  --delay D           per-item delay of the data source (default: 1ms)
+  --out DIR           results folder (default: results/<UTC timestamp>)
+  --target URL        drive a server running elsewhere: give exactly one --server, --engine and --mode to label it
+  -h, --help          this help
+
+The closed-loop search uses \$WRK (Debian's wrk) if set or on PATH, else wrk2 at an unreachable rate.
+Example:
+  scripts/wrk2-sweep.sh --server nima,netty --engine jstachio,htmlflow --page stocks --connections 64,128
+USAGE
+}
+
+die() {
+    echo "wrk2-sweep: $1" >&2
+    exit 2
+}
+
+servers="" engines="" modes="" pages="presentations,stocks" connections=128 fractions="25,50,75,90" rates=""
+duration=40s probe=20s warmup=10s delay=1ms out="" target=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --server) servers=${2:?}; shift 2 ;;
+        --engine) engines=${2:?}; shift 2 ;;
+        --mode) modes=${2:?}; shift 2 ;;
+        --page) pages=${2:?}; shift 2 ;;
+        --connections) connections=${2:?}; shift 2 ;;
+        --fractions) fractions=${2:?}; shift 2 ;;
+        --rate) rates=${2:?}; shift 2 ;;
+        --duration) duration=${2:?}; shift 2 ;;
+        --probe-duration) probe=${2:?}; shift 2 ;;
+        --warmup) warmup=${2:?}; shift 2 ;;
+        --delay) delay=${2:?}; shift 2 ;;
+        --out) out=${2:?}; shift 2 ;;
+        --target) target=${2:?}; shift 2 ;;
+        -h|--help) usage; exit 0 ;;
+        *) usage >&2; die "unknown argument '$1'." ;;
+    esac
+done
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+# shellcheck source=scripts/java-env.sh
+. "$here/java-env.sh"
+jar="$root/target/pssrbench.jar"
+[ -f "$jar" ] || die "no $jar; build it first: mvn -B package -DskipTests"
+out=${out:-"$root/results/$(date -u +%Y%m%dT%H%M%SZ)"}
+mkdir -p "$out"
+
+in_list() {   # in_list WORD LIST: LIST empty means any
+    [ -z "$2" ] && return 0
+    case ",$2," in *",$1,"*) return 0 ;; *) return 1 ;; esac
+}
+
+echo "+ java -jar $jar list" >&2
+combinations=$("$JAVA_HOME/bin/java" -jar "$jar" list)
+selected=$(echo "$combinations" | while read -r s e m; do
+    if in_list "$s" "$servers" && in_list "$e" "$engines" && in_list "$m" "$modes"; then echo "$s $e $m"; fi
+done)
+[ -n "$selected" ] || die "no valid combination matches that selection; see: java -jar target/pssrbench.jar list"
+if [ -n "$target" ] && [ "$(echo "$selected" | wc -l)" -ne 1 ]; then
+    die "--target drives one running server: name it with one --server, --engine and --mode."
+fi
+
+probe_wrk=${WRK:-$(command -v wrk || true)}
+wrk2=${WRK2:-$(command -v wrk2 || true)}
+if [ -z "$wrk2" ] || ! "$wrk2" 2>&1 | grep -q -- '--rate'; then
+    die "no wrk2: set WRK2 to its path or put wrk2 on PATH (build it from github.com/giltene/wrk2); Debian's wrk has no -R."
+fi
+cell() {
+    set -- "$here/wrk2-cell.sh" "$@" --warmup "$warmup" --delay "$delay" --out "$out"
+    [ -z "$target" ] || set -- "$@" --target "$target"
+    echo "+ $*" >&2
+    "$@"
+}
+
+echo "$selected" | while read -r s e m; do
+    for page in $(echo "$pages" | tr ',' ' '); do
+        for c in $(echo "$connections" | tr ',' ' '); do
+            if [ -n "$rates" ]; then
+                targets=$(echo "$rates" | tr ',' ' ')
+            else
+                # The maximum: a closed loop with Debian's wrk, else wrk2 at a rate no server here reaches.
+                if [ -n "$probe_wrk" ] && ! "$probe_wrk" 2>&1 | grep -q -- '--rate'; then
+                    WRK2=$probe_wrk cell --server "$s" --engine "$e" --mode "$m" --page "$page" \
+                        --connections "$c" --duration "$probe" --closed-loop
+                else
+                    cell --server "$s" --engine "$e" --mode "$m" --page "$page" --connections "$c" \
+                        --duration "$duration" --rate 1000000
+                fi
+                max=$(tail -n 1 "$out/summary.csv" | cut -d, -f13)
+                echo "wrk2-sweep: $s $e $m $page c$c: maximum $max req/s" >&2
+                targets=$(for f in $(echo "$fractions" | tr ',' ' '); do
+                    awk -v m="$max" -v f="$f" 'BEGIN { r = int(m * f / 100 + 0.5); if (r < 1) r = 1; print r }'
+                done)
+            fi
+            for r in $targets; do
+                WRK2=$wrk2 cell --server "$s" --engine "$e" --mode "$m" --page "$page" --connections "$c" \
+                    --duration "$duration" --rate "$r" || echo "wrk2-sweep: $s $e $m $page c$c R$r failed" >&2
+            done
+        done
+    done
+done
+echo "wrk2-sweep: results in $out/summary.csv" >&2

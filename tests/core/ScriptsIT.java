@@ -1,0 +1,97 @@
+package core;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** The shell scripts: syntax, shellcheck, and one wrk2-cell.sh run end to end against a real server. */
+class ScriptsIT {
+
+    private static final Path ROOT = Path.of(System.getProperty("user.dir"));
+
+    static List<Path> scripts() throws IOException {
+        List<Path> all = new ArrayList<>(List.of(ROOT.resolve(".ci/run")));
+        try (Stream<Path> files = Files.list(ROOT.resolve("scripts"))) {
+            files.filter(f -> !f.toString().endsWith(".xml")).sorted().forEach(all::add);
+        }
+        return all;
+    }
+
+    record Done(int code, String out) {
+    }
+
+    private static Done run(Path dir, List<String> command) throws Exception {
+        Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(300, TimeUnit.SECONDS), String.join(" ", command));
+        return new Done(p.exitValue(), out);
+    }
+
+    private static boolean onPath(String tool) {
+        return Stream.of(System.getenv("PATH").split(":")).anyMatch(d -> Files.isExecutable(Path.of(d, tool)));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("scripts")
+    void passesBashSyntaxCheckAndShellcheck(Path script) throws Exception {
+        Done syntax = run(ROOT, List.of("bash", "-n", script.toString()));
+        assertEquals(0, syntax.code(), syntax.out());
+        assumeTrue(onPath("shellcheck"), "shellcheck is not installed (apt-get install shellcheck)");
+        Done check = run(ROOT, List.of("shellcheck", "-x", script.toString()));
+        assertEquals(0, check.code(), check.out());
+    }
+
+    @Test
+    void aDebianWrkWithoutDashRIsRefusedUnlessClosedLoopIsAsked(@TempDir Path out) throws Exception {
+        assumeTrue(onPath("wrk"), "Debian's wrk is not installed (apt-get install wrk)");
+        Done d = run(ROOT, List.of("env", "WRK2=/usr/bin/wrk", "scripts/wrk2-cell.sh", "--server", "nima",
+                "--engine", "jstachio", "--mode", "virtual", "--rate", "100", "--out", out.toString()));
+        assertEquals(2, d.code(), d.out());
+        assertTrue(d.out().contains("it is Debian's wrk, not wrk2; give --closed-loop"), d.out());
+    }
+
+    @Test
+    void oneCellRunsEndToEndWithDebianWrkInClosedLoop(@TempDir Path out) throws Exception {
+        assumeTrue(onPath("wrk"), "Debian's wrk is not installed (apt-get install wrk)");
+        Combination c = Registry.combinations().get(0);
+        Done d = run(ROOT, List.of("env", "WRK2=/usr/bin/wrk", "scripts/wrk2-cell.sh", "--closed-loop",
+                "--server", c.server().id(), "--engine", c.engine().id(), "--mode", c.approach().id(),
+                "--page", "stocks", "--connections", "8", "--duration", "3s", "--warmup", "1s",
+                "--out", out.toString()));
+        assertEquals(0, d.code(), d.out());
+        assertTrue(d.out().contains("+ /usr/bin/wrk -t2 -c8 -d3s --latency http://127.0.0.1:"), "echoes commands");
+        List<String> rows = Files.readAllLines(out.resolve("summary.csv"));
+        assertEquals(Summary.header(), rows.get(0));
+        assertEquals(2, rows.size(), rows.toString());
+        String[] cells = rows.get(1).split(",", -1);
+        assertEquals("wrk", cells[0]);
+        assertEquals(c.server().id() + "," + c.engine().id() + "," + c.approach().id() + ",stocks,closed,8",
+                String.join(",", List.of(cells).subList(1, 7)));
+        assertEquals("true", cells[Summary.COLUMNS.indexOf("valid")], rows.get(1));
+        assertTrue(Double.parseDouble(cells[Summary.COLUMNS.indexOf("req_per_s")]) > 0, rows.get(1));
+        // 20 items at 1 ms each: no page can take less than 20 ms.
+        assertTrue(Double.parseDouble(cells[Summary.COLUMNS.indexOf("ttlb_p50_ms")]) >= 20, rows.get(1));
+        assertTrue(Files.readString(out.resolve("provenance.txt")).contains("load generator: /usr/bin/wrk"));
+        try (Stream<Path> raw = Files.list(out.resolve("raw"))) {
+            assertEquals(1, raw.count());
+        }
+        try (Stream<Path> logs = Files.list(out.resolve("logs"))) {
+            Path serverOut = logs.filter(f -> f.toString().endsWith(".server.out")).findFirst().orElseThrow();
+            assertTrue(Files.readString(serverOut).contains("pssrbench: stopped"), "the server was stopped");
+        }
+    }
+}
