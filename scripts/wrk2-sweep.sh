@@ -85,11 +85,13 @@ wrk2=${WRK2:-$(command -v wrk2 || true)}
 if [ -z "$wrk2" ] || ! "$wrk2" 2>&1 | grep -q -- '--rate'; then
     die "no wrk2: set WRK2 to its path or put wrk2 on PATH (build it from github.com/giltene/wrk2); Debian's wrk has no -R."
 fi
-cell() {
+cell() {   # cell LOAD_GENERATOR CELL_ARGS...: one wrk2-cell.sh run with this sweep's shared flags
+    generator=$1
+    shift
     set -- "$here/wrk2-cell.sh" "$@" --warmup "$warmup" --delay "$delay" --out "$out"
     [ -z "$target" ] || set -- "$@" --target "$target"
-    echo "+ $*" >&2
-    "$@"
+    echo "+ WRK2=$generator $*" >&2
+    WRK2=$generator "$@"
 }
 
 echo "$selected" | while read -r s e m; do
@@ -100,10 +102,10 @@ echo "$selected" | while read -r s e m; do
             else
                 # The maximum: a closed loop with Debian's wrk, else wrk2 at a rate no server here reaches.
                 if [ -n "$probe_wrk" ] && ! "$probe_wrk" 2>&1 | grep -q -- '--rate'; then
-                    WRK2=$probe_wrk cell --server "$s" --engine "$e" --mode "$m" --page "$page" \
+                    cell "$probe_wrk" --server "$s" --engine "$e" --mode "$m" --page "$page" \
                         --connections "$c" --duration "$probe" --closed-loop
                 else
-                    cell --server "$s" --engine "$e" --mode "$m" --page "$page" --connections "$c" \
+                    cell "$wrk2" --server "$s" --engine "$e" --mode "$m" --page "$page" --connections "$c" \
                         --duration "$duration" --rate 1000000
                 fi
                 max=$(tail -n 1 "$out/summary.csv" | cut -d, -f13)
@@ -113,7 +115,7 @@ echo "$selected" | while read -r s e m; do
                 done)
             fi
             for r in $targets; do
-                WRK2=$wrk2 cell --server "$s" --engine "$e" --mode "$m" --page "$page" --connections "$c" \
+                cell "$wrk2" --server "$s" --engine "$e" --mode "$m" --page "$page" --connections "$c" \
                     --duration "$duration" --rate "$r" || echo "wrk2-sweep: $s $e $m $page c$c R$r failed" >&2
             done
         done

@@ -24,7 +24,7 @@ class ScriptsIT {
     private static final Path ROOT = Path.of(System.getProperty("user.dir"));
 
     static List<Path> scripts() throws IOException {
-        List<Path> all = new ArrayList<>(List.of(ROOT.resolve(".ci/run")));
+        List<Path> all = new ArrayList<>(List.of(ROOT.resolve(".ci/run"), ROOT.resolve("tests/bin/wrk2-double")));
         try (Stream<Path> files = Files.list(ROOT.resolve("scripts"))) {
             files.filter(f -> !f.toString().endsWith(".xml")).sorted().forEach(all::add);
         }
@@ -93,5 +93,33 @@ class ScriptsIT {
             Path serverOut = logs.filter(f -> f.toString().endsWith(".server.out")).findFirst().orElseThrow();
             assertTrue(Files.readString(serverOut).contains("pssrbench: stopped"), "the server was stopped");
         }
+    }
+
+    /**
+     * The sweep's plumbing, end to end with real servers: the closed-loop maximum (Debian's wrk), then one point
+     * at a fraction of it. wrk2 itself is not packaged here, so a test double stands in for it (it runs Debian's
+     * wrk and ignores the rate); the test checks the sequence and the rows, not wrk2's numbers.
+     */
+    @Test
+    void aSweepFindsTheMaximumThenRunsTheFractions(@TempDir Path out) throws Exception {
+        assumeTrue(onPath("wrk"), "Debian's wrk is not installed (apt-get install wrk)");
+        Combination c = Registry.combinations().get(0);
+        Done d = run(ROOT, List.of("env", "WRK2=" + ROOT.resolve("tests/bin/wrk2-double"), "WRK=/usr/bin/wrk",
+                "scripts/wrk2-sweep.sh", "--server", c.server().id(), "--engine", c.engine().id(),
+                "--mode", c.approach().id(), "--page", "presentations", "--connections", "4",
+                "--fractions", "50", "--probe-duration", "2s", "--warmup", "1s", "--out", out.toString()));
+        assertEquals(0, d.code(), d.out());
+        List<String> rows = Files.readAllLines(out.resolve("summary.csv"));
+        assertEquals(3, rows.size(), rows.toString());
+        int model = Summary.COLUMNS.indexOf("model");
+        int rate = Summary.COLUMNS.indexOf("rate");
+        int reqPerS = Summary.COLUMNS.indexOf("req_per_s");
+        String[] probe = rows.get(1).split(",", -1);
+        String[] half = rows.get(2).split(",", -1);
+        assertEquals("closed", probe[model]);
+        assertEquals("open", half[model]);
+        long expected = Math.max(1, Math.round(Double.parseDouble(probe[reqPerS]) / 2));
+        assertEquals(expected, Long.parseLong(half[rate]), 1, "50% of the closed-loop maximum");
+        assertTrue(d.out().contains("-R" + half[rate] + " --latency -U"), "wrk2 gets the rate: " + d.out());
     }
 }
