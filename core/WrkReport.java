@@ -1,5 +1,8 @@
 package core;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -12,9 +15,11 @@ import java.util.regex.Pattern;
  * percentile spectrum (kept verbatim: it is the {@code .hgrm} format HdrHistogram's plotters read), and with
  * {@code -U} a second, uncorrected spectrum.
  *
- * <p>A hand-written parser because neither tool has a machine-readable output: the numbers are printed with
- * units chosen per value ({@code 43.49ms}, {@code 1.64s}, {@code 2.23MB}), and wrk2 prints {@code -nan} for
- * statistics of runs shorter than its calibration.
+ * <p>Runs made by PssrBench's scripts end with one {@code pssrbench-json} line printed by
+ * {@code scripts/pssrbench.lua}; its numbers win over the prose. The prose parser remains for everything else
+ * (tool, URL, threads, the spectra) and for outputs without that line: neither tool has a machine-readable
+ * output of its own, its numbers are printed with units chosen per value ({@code 43.49ms}, {@code 1.64s},
+ * {@code 2.23MB}), and wrk2 prints {@code -nan} for statistics of runs shorter than its calibration.
  */
 public record WrkReport(String tool, String url, int threads, int connections, double durationS, long requests,
                         double bytesRead, double reqPerS, Map<String, Double> latencyPercentilesMs,
@@ -88,9 +93,39 @@ public record WrkReport(String tool, String url, int threads, int connections, d
             Matcher stats = STATS_LATENCY.matcher(output);
             max = stats.find() ? millis(stats.group(3)) : Double.NaN;
         }
+        Matcher json = JSON_LINE.matcher(output);
+        if (json.find()) {   // scripts/pssrbench.lua's numbers: data rather than prose, and exact
+            JsonNode run = readJson(json.group(1));
+            requests = run.path("requests").asLong();
+            durationS = run.path("duration_us").asLong() / 1e6;
+            bytes = run.path("bytes").asDouble();
+            reqPerS = durationS > 0 ? requests / durationS : 0;
+            JsonNode e = run.path("errors");
+            socket = new long[] {e.path("connect").asLong(), e.path("read").asLong(), e.path("write").asLong(),
+                e.path("timeout").asLong()};
+            bad = e.path("status").asLong();
+            percentiles.clear();
+            JsonNode latency = run.path("latency_us");
+            latency.fieldNames().forEachRemaining(name -> {
+                if (name.matches("\\d+\\.\\d+")) {
+                    percentiles.put(percentileKey(Double.parseDouble(name)), latency.path(name).asDouble() / 1000);
+                }
+            });
+            max = latency.path("max").asDouble() / 1000;
+        }
         String[] spectra = spectra(output);
         return new WrkReport(tool, running.group(2), t, c, durationS, requests, bytes, reqPerS, percentiles, max,
                 socket[0], socket[1], socket[2], socket[3], bad, spectra[0], spectra[1]);
+    }
+
+    private static final Pattern JSON_LINE = Pattern.compile("(?m)^pssrbench-json (\\{.*})\\s*$");
+
+    private static JsonNode readJson(String text) {
+        try {
+            return new ObjectMapper().readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("unreadable pssrbench-json line: " + e.getOriginalMessage());
+        }
     }
 
     /** Socket errors (connect, read, write, timeout) and non-2xx/3xx responses. */
@@ -162,41 +197,32 @@ public record WrkReport(String tool, String url, int threads, int connections, d
 
     private static final Pattern WITH_UNIT = Pattern.compile("(-?nan|[0-9.]+)([a-zA-Z]*)");
 
+    private static final Map<String, Double> MILLIS_PER_UNIT = Map.of(
+            "us", 1e-3, "ms", 1.0, "s", 1e3, "m", 60e3, "h", 3600e3);
+    private static final Map<String, Double> BYTES_PER_UNIT = Map.of(   // wrk's sizes are binary multiples
+            "B", 1.0, "KB", 1024.0, "MB", 1024.0 * 1024, "GB", 1024.0 * 1024 * 1024, "TB", 1024.0 * 1024 * 1024 * 1024);
+
     /** A wrk duration such as {@code 850.00us}, {@code 43.49ms}, {@code 1.64s}, {@code 1.00m}, in milliseconds. */
     static double millis(String text) {
-        Matcher m = WITH_UNIT.matcher(text.trim());
-        if (!m.matches()) {
-            throw new IllegalArgumentException("cannot read the duration '" + text + "'");
-        }
-        double v = number(m.group(1));
-        return switch (m.group(2)) {
-            case "us" -> v / 1000;
-            case "ms" -> v;
-            case "s" -> v * 1000;
-            case "m" -> v * 60_000;
-            case "h" -> v * 3_600_000;
-            default -> throw new IllegalArgumentException("unknown unit in '" + text + "'");
-        };
+        return scaled(text, MILLIS_PER_UNIT);
     }
 
     private static double seconds(String text) {
         return millis(text) / 1000;
     }
 
-    /** A wrk size such as {@code 434.38B}, {@code 2.55KB}, {@code 7.20MB} (binary multiples), in bytes. */
+    /** A wrk size such as {@code 434.38B}, {@code 2.55KB}, {@code 7.20MB}, in bytes. */
     static double bytes(String text) {
+        return scaled(text, BYTES_PER_UNIT);
+    }
+
+    private static double scaled(String text, Map<String, Double> units) {
         Matcher m = WITH_UNIT.matcher(text.trim());
-        if (!m.matches()) {
-            throw new IllegalArgumentException("cannot read the size '" + text + "'");
+        Double unit = m.matches() ? units.get(m.group(2)) : null;
+        if (unit == null) {
+            throw new IllegalArgumentException("cannot read '" + text + "': expected a number and one of "
+                    + new java.util.TreeSet<>(units.keySet()));
         }
-        double v = number(m.group(1));
-        return switch (m.group(2)) {
-            case "B" -> v;
-            case "KB" -> v * 1024;
-            case "MB" -> v * 1024 * 1024;
-            case "GB" -> v * 1024 * 1024 * 1024;
-            case "TB" -> v * 1024 * 1024 * 1024 * 1024;
-            default -> throw new IllegalArgumentException("unknown unit in '" + text + "'");
-        };
+        return number(m.group(1)) * unit;
     }
 }

@@ -168,12 +168,13 @@ url="$base/$page"
 
 run "$wrk" -t"$threads" -c"$connections" -d"$warmup" "$url" > "$out/logs/$label.warmup.txt"
 raw="$out/raw/$label.txt"
+lua="$here/pssrbench.lua"   # prints the run's numbers as one JSON line at the end
 if [ "$closed" = true ]; then
-    echo "# cmd: $wrk -t$threads -c$connections -d$duration --latency $url (closed loop)" > "$raw"
-    run "$wrk" -t"$threads" -c"$connections" -d"$duration" --latency "$url" >> "$raw"
+    echo "# cmd: $wrk -t$threads -c$connections -d$duration --latency -s $lua $url (closed loop)" > "$raw"
+    run "$wrk" -t"$threads" -c"$connections" -d"$duration" --latency -s "$lua" "$url" >> "$raw"
 else
-    echo "# cmd: $wrk -t$threads -c$connections -d$duration -R$rate --latency -U $url" > "$raw"
-    run "$wrk" -t"$threads" -c"$connections" -d"$duration" -R"$rate" --latency -U "$url" >> "$raw"
+    echo "# cmd: $wrk -t$threads -c$connections -d$duration -R$rate --latency -U -s $lua $url" > "$raw"
+    run "$wrk" -t"$threads" -c"$connections" -d"$duration" -R"$rate" --latency -U -s "$lua" "$url" >> "$raw"
 fi
 stop_server
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)" >> "$out/provenance.txt"

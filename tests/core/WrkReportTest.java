@@ -143,4 +143,24 @@ class WrkReportTest {
         assertEquals(List.of(Summary.header(), row.csv(), row.csv()), lines);
         assertTrue(row.csv().endsWith(",\"a, \"\"quoted\"\" note\""), row.csv());
     }
+
+    /** A real Debian wrk output made with scripts/pssrbench.lua: the JSON line's exact numbers win over the prose. */
+    @Test
+    void theLuaHooksJsonLineIsPreferredToTheProse() throws IOException {
+        String output;
+        try (var in = WrkReportTest.class.getResourceAsStream("/wrk/wrk-closed-loop-with-json.txt")) {
+            output = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        WrkReport r = WrkReport.parse(output);
+        assertEquals("wrk", r.tool());
+        assertEquals(998, r.requests());
+        assertEquals(3.004282, r.durationS(), 1e-9);
+        assertEquals(998 / 3.004282, r.reqPerS(), 1e-9);   // the prose rounds it to 332.19
+        assertEquals(23.117, r.percentileMs(50), 1e-9);     // the prose says 23.12ms
+        assertEquals(39.275, r.percentileMs(99.9), 1e-9);   // the prose has no p99.9
+        assertEquals(39.275, r.latencyMaxMs(), 1e-9);
+        assertEquals(4986748, r.bytesRead(), 1e-9);
+        assertEquals(0, r.errors());
+        assertNull(r.invalidReason(0));
+    }
 }
