@@ -1,5 +1,6 @@
 package core;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /** The README's tables, generated from the registry ({@code list --format=markdown}); a test keeps them equal. */
@@ -11,37 +12,37 @@ public final class Matrix {
     public static String markdown() {
         List<Approach> modes = List.of(Approach.values());
         StringBuilder md = new StringBuilder();
-        md.append("| server | engine |");
-        modes.forEach(m -> md.append(' ').append(m.id()).append(" |"));
-        md.append("\n|---|---|");
-        modes.forEach(m -> md.append("---|"));
-        md.append('\n');
+        header(md, modes, "server", "engine");
         for (Server s : Registry.SERVERS) {
             for (Engine e : Registry.ENGINES) {
-                md.append("| ").append(s.id()).append(" | ").append(e.id()).append(" |");
-                for (Approach m : modes) {
-                    md.append(Registry.approaches(s, e).contains(m) ? " yes |" : " — |");
-                }
-                md.append('\n');
+                List<String> cells = new ArrayList<>(List.of(s.id(), e.id()));
+                modes.forEach(m -> cells.add(Registry.approaches(s, e).contains(m) ? "yes" : "—"));
+                row(md, cells);
             }
         }
-        md.append("\n| server | what it is |");
-        modes.forEach(m -> md.append(' ').append(m.id()).append(" |"));
-        md.append("\n|---|---|");
-        modes.forEach(m -> md.append("---|"));
         md.append('\n');
+        header(md, modes, "server", "what it is");
         for (Server s : Registry.SERVERS) {
-            md.append("| ").append(s.id()).append(" | ").append(s.description()).append(" |");
-            for (Approach m : modes) {
-                md.append(' ').append(s.approaches().contains(m) ? s.approachMeaning(m) : "—").append(" |");
-            }
-            md.append('\n');
+            List<String> cells = new ArrayList<>(List.of(s.id(), s.description()));
+            modes.forEach(m -> cells.add(s.approaches().contains(m) ? s.approachMeaning(m) : "—"));
+            row(md, cells);
         }
-        md.append("\n| engine | what it is | reads ahead |\n|---|---|---|\n");
+        md.append('\n');
+        header(md, List.of(), "engine", "what it is", "reads ahead");
         for (Engine e : Registry.ENGINES) {
-            md.append("| ").append(e.id()).append(" | ").append(e.description()).append(" | ")
-                    .append(e.lookahead() == 0 ? "no" : e.lookahead() + " item").append(" |\n");
+            row(md, List.of(e.id(), e.description(), e.lookahead() == 0 ? "no" : e.lookahead() + " item"));
         }
         return md.toString();
+    }
+
+    private static void header(StringBuilder md, List<Approach> modes, String... leading) {
+        List<String> names = new ArrayList<>(List.of(leading));
+        modes.forEach(m -> names.add(m.id()));
+        row(md, names);
+        row(md, names.stream().map(n -> "---").toList());
+    }
+
+    private static void row(StringBuilder md, List<String> cells) {
+        md.append("| ").append(String.join(" | ", cells)).append(" |\n");
     }
 }
