@@ -13,11 +13,12 @@
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
 //DEPS org.jsoup:jsoup:1.24.1
 //DEPS org.slf4j:slf4j-jdk14:2.0.17
+//DEPS org.hdrhistogram:HdrHistogram:2.2.2
 // The annotation processor that generates JStachio's renderers; jbang has no compile-only scope.
 //DEPS io.jstach:jstachio-apt:1.3.7
 // JDK 23+ no longer runs annotation processors found on the class path unless asked to.
 //JAVAC_OPTIONS -proc:full
-//SOURCES core/*.java engines/*.java frameworks/*.java
+//SOURCES core/*.java engines/*.java frameworks/*.java bench/*.java
 //FILES templates/=templates/
 //FILES data/=data/
 // Netty loads its epoll transport through JNI; without this JDK 22+ warns on every start.

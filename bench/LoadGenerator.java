@@ -1,0 +1,329 @@
+package bench;
+
+import org.HdrHistogram.Histogram;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * PssrBench's load generator: HTTP/1.1 keep-alive GETs over non-blocking sockets, many connections per thread, in
+ * either load model:
+ * <ul>
+ *   <li><b>closed loop</b>: each connection sends its next request as soon as the previous response ended (the
+ *   published benchmarks' model; gives the maximum throughput);</li>
+ *   <li><b>open loop</b> at a fixed rate: each connection has its own schedule (rate / connections), and every
+ *   latency is measured from the request's <em>intended</em> send time, so a stalled server cannot hide its stall
+ *   by delaying the requests that should have been sent meanwhile (coordinated omission, as wrk2 corrects it).</li>
+ * </ul>
+ * For every request it records, in HdrHistogram (microseconds), the time to the first body byte, to the end of the
+ * page's first item, and to the last byte, and it checks the status and the body (length and CRC32C) against the
+ * verified page: anything else counts as an error.
+ *
+ * <p>Written for this job (not a client library) because it needs the arrival time of individual body bytes and
+ * must not become the bottleneck: one selector thread drives all of its connections without allocating per
+ * request beyond the parser's state.
+ */
+public final class LoadGenerator {
+
+    /** What to send, how, and what a correct response is. */
+    public record Plan(URI uri, int connections, int threads, double rate, Duration warmup, Duration duration,
+                       long bodyLength, long bodyCrc, long firstItemEnd, Duration timeout) {
+        public Plan {
+            if (connections < 1 || threads < 1 || threads > connections) {
+                throw new IllegalArgumentException("need 1 <= threads <= connections");
+            }
+            if (rate < 0) {
+                throw new IllegalArgumentException("the rate must not be negative");
+            }
+        }
+
+        /** Open loop when a rate is set, closed loop otherwise. */
+        public boolean openLoop() {
+            return rate > 0;
+        }
+    }
+
+    /** The measured window's numbers; histograms in microseconds. */
+    public record Result(long requests, long non2xx, long wrongBodies, long ioErrors, long timeouts,
+                         double seconds, Histogram ttfb, Histogram firstItem, Histogram ttlb, long chunks,
+                         long clientCpuNanos) {
+        public long errors() {
+            return non2xx + wrongBodies + ioErrors + timeouts;
+        }
+
+        public double requestsPerSecond() {
+            return requests / seconds;
+        }
+
+        public double chunksMean() {
+            return requests == 0 ? Double.NaN : (double) chunks / requests;
+        }
+    }
+
+    private static final long HIGHEST_MICROS = TimeUnit.MINUTES.toMicros(5);
+
+    private LoadGenerator() {
+    }
+
+    /** Runs the warm-up, then the measured window, and returns the measured window's numbers. */
+    public static Result run(Plan plan) throws IOException, InterruptedException {
+        long start = System.nanoTime();
+        long measureFrom = start + plan.warmup().toNanos();
+        long end = measureFrom + plan.duration().toNanos();
+        List<Worker> workers = new ArrayList<>();
+        for (int t = 0; t < plan.threads(); t++) {
+            int from = t * plan.connections() / plan.threads();
+            int to = (t + 1) * plan.connections() / plan.threads();
+            workers.add(new Worker(plan, from, to, start, measureFrom, end));
+        }
+        List<Thread> threads = new ArrayList<>();
+        for (Worker w : workers) {
+            Thread thread = Thread.ofPlatform().name("pssr-load-" + threads.size()).daemon(true).unstarted(w);
+            threads.add(thread);
+            thread.start();
+        }
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        Histogram ttfb = histogram();
+        Histogram firstItem = histogram();
+        Histogram ttlb = histogram();
+        long requests = 0, non2xx = 0, wrong = 0, io = 0, timeouts = 0, chunks = 0, cpu = 0;
+        for (Worker w : workers) {
+            if (w.failure != null) {
+                throw w.failure;
+            }
+            ttfb.add(w.ttfb);
+            firstItem.add(w.firstItem);
+            ttlb.add(w.ttlb);
+            requests += w.requests;
+            non2xx += w.non2xx;
+            wrong += w.wrongBodies;
+            io += w.ioErrors;
+            timeouts += w.timeouts;
+            chunks += w.chunks;
+            cpu += w.cpuNanos;
+        }
+        return new Result(requests, non2xx, wrong, io, timeouts, plan.duration().toNanos() / 1e9, ttfb, firstItem,
+                ttlb, chunks, cpu);
+    }
+
+    private static Histogram histogram() {
+        return new Histogram(HIGHEST_MICROS, 3);
+    }
+
+    /** One selector thread and its connections. */
+    private static final class Worker implements Runnable {
+        private final Plan plan;
+        private final long measureFrom;
+        private final long end;
+        private final Connection[] connections;
+        private final Histogram ttfb = histogram();
+        private final Histogram firstItem = histogram();
+        private final Histogram ttlb = histogram();
+        private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(64 * 1024);
+        private final byte[] request;
+        private long requests, non2xx, wrongBodies, ioErrors, timeouts, chunks, cpuNanos;
+        private IOException failure;
+
+        Worker(Plan plan, int from, int to, long start, long measureFrom, long end) {
+            this.plan = plan;
+            this.measureFrom = measureFrom;
+            this.end = end;
+            this.connections = new Connection[to - from];
+            double period = plan.openLoop() ? plan.connections() * 1e9 / plan.rate() : 0;
+            for (int i = 0; i < connections.length; i++) {
+                // Spread the connections' schedules evenly over one period, as wrk2 does.
+                long offset = plan.openLoop() ? (long) (period * (from + i) / plan.connections()) : 0;
+                connections[i] = new Connection(start + offset, period, plan.firstItemEnd());
+            }
+            String path = plan.uri().getRawPath() + (plan.uri().getRawQuery() == null ? "" : "?" + plan.uri().getRawQuery());
+            this.request = ("GET " + path + " HTTP/1.1\r\nHost: " + plan.uri().getHost() + ":" + plan.uri().getPort()
+                    + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+        }
+
+        @Override
+        public void run() {
+            ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
+            long cpuAtMeasure = -1;
+            try (Selector selector = Selector.open()) {
+                for (Connection c : connections) {
+                    connect(c, selector);
+                }
+                long timeoutNanos = plan.timeout().toNanos();
+                while (true) {
+                    long now = System.nanoTime();
+                    if (cpuAtMeasure < 0 && now >= measureFrom) {
+                        cpuAtMeasure = cpu.getCurrentThreadCpuTime();
+                    }
+                    if (now >= end) {
+                        break;
+                    }
+                    long wait = Math.min(end - now, TimeUnit.MILLISECONDS.toNanos(100));
+                    for (Connection c : connections) {
+                        if (c.inFlight && now - c.intended > timeoutNanos) {
+                            if (c.intended >= measureFrom) {
+                                timeouts++;
+                            }
+                            reconnect(c, selector);
+                        } else if (!c.inFlight && c.channel.isConnected()) {
+                            if (!plan.openLoop() || now >= c.nextIntended) {
+                                try {
+                                    send(c, now);
+                                } catch (IOException e) {
+                                    if (c.intended >= measureFrom) {
+                                        ioErrors++;
+                                    }
+                                    reconnect(c, selector);
+                                }
+                            } else {
+                                wait = Math.min(wait, c.nextIntended - now);
+                            }
+                        }
+                    }
+                    selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(wait)));
+                    Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
+                    while (keys.hasNext()) {
+                        SelectionKey key = keys.next();
+                        keys.remove();
+                        Connection c = (Connection) key.attachment();
+                        try {
+                            if (key.isConnectable() && c.channel.finishConnect()) {
+                                key.interestOps(SelectionKey.OP_READ);
+                            } else if (key.isReadable()) {
+                                read(c, selector);
+                            }
+                        } catch (IOException | IllegalStateException e) {
+                            if (c.intended >= measureFrom && c.intended < end) {
+                                ioErrors++;
+                            }
+                            reconnect(c, selector);
+                        }
+                    }
+                }
+                cpuNanos = cpu.getCurrentThreadCpuTime() - Math.max(0, cpuAtMeasure);
+                for (Connection c : connections) {
+                    c.channel.close();
+                }
+            } catch (IOException e) {
+                failure = e;
+            }
+        }
+
+        private void connect(Connection c, Selector selector) throws IOException {
+            c.channel = SocketChannel.open();
+            c.channel.configureBlocking(false);
+            c.channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            c.inFlight = false;
+            c.parser.reset();
+            if (c.channel.connect(new InetSocketAddress(plan.uri().getHost(), plan.uri().getPort()))) {
+                c.channel.register(selector, SelectionKey.OP_READ, c);
+            } else {
+                c.channel.register(selector, SelectionKey.OP_CONNECT, c);
+            }
+        }
+
+        private void reconnect(Connection c, Selector selector) throws IOException {
+            c.channel.close();
+            if (c.inFlight) {
+                c.advanceSchedule();   // the failed request is counted; its slot is not retried
+            }
+            connect(c, selector);
+        }
+
+        private void send(Connection c, long now) throws IOException {
+            c.intended = plan.openLoop() ? c.nextIntended : now;
+            c.inFlight = true;
+            c.parser.reset();
+            ByteBuffer out = ByteBuffer.wrap(request);
+            while (out.hasRemaining()) {   // a ~60-byte request fits an empty socket buffer at once
+                if (c.channel.write(out) == 0) {
+                    Thread.onSpinWait();
+                }
+            }
+        }
+
+        private void read(Connection c, Selector selector) throws IOException {
+            readBuffer.clear();
+            int n = c.channel.read(readBuffer);
+            long now = System.nanoTime();
+            if (n < 0) {
+                throw new IOException("connection closed by the server");
+            }
+            readBuffer.flip();
+            if (!c.inFlight) {
+                throw new IllegalStateException("bytes from the server with no request outstanding");
+            }
+            if (c.parser.feed(readBuffer, now)) {
+                complete(c, now);
+                if (readBuffer.hasRemaining()) {
+                    throw new IllegalStateException("bytes after the end of a response");
+                }
+            }
+        }
+
+        private void complete(Connection c, long now) {
+            c.inFlight = false;
+            boolean measured = c.intended >= measureFrom && now <= end;
+            c.advanceSchedule();
+            if (!measured) {
+                return;
+            }
+            requests++;
+            ResponseParser p = c.parser;
+            if (p.status() / 100 != 2) {
+                non2xx++;
+                return;
+            }
+            if (p.bodyBytes() != plan.bodyLength() || p.bodyCrc() != plan.bodyCrc()) {
+                wrongBodies++;
+                return;
+            }
+            chunks += p.chunks();
+            ttfb.recordValue(micros(p.firstBodyByteNanos() - c.intended));
+            firstItem.recordValue(micros(p.markNanos() - c.intended));
+            ttlb.recordValue(micros(now - c.intended));
+        }
+
+        private static long micros(long nanos) {
+            return Math.min(HIGHEST_MICROS, Math.max(0, nanos / 1000));
+        }
+    }
+
+    /** One keep-alive connection and its schedule. */
+    private static final class Connection {
+        final ResponseParser parser;
+        final double period;
+        SocketChannel channel;
+        boolean inFlight;
+        long intended;
+        long nextIntended;
+        private double scheduled;
+
+        Connection(long firstIntended, double period, long firstItemEnd) {
+            this.parser = new ResponseParser(firstItemEnd);
+            this.period = period;
+            this.scheduled = firstIntended;
+            this.nextIntended = firstIntended;
+        }
+
+        void advanceSchedule() {
+            scheduled += period;
+            nextIntended = (long) scheduled;
+        }
+    }
+}

@@ -1,0 +1,176 @@
+package bench;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.zip.CRC32C;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The load generator against local servers whose timing is known. */
+class LoadGeneratorTest {
+
+    private static final String HEAD = "<html><body><h1>head</h1>";
+    private static final String ITEM = "<p>item</p>";
+    private static final String TAIL = "</body></html>";
+    private static final byte[] BODY = (HEAD + ITEM + TAIL).getBytes(StandardCharsets.UTF_8);
+
+    /** A keep-alive HTTP/1.1 server, one virtual thread per connection, answering every GET with {@code page}. */
+    private static final class TimedServer implements AutoCloseable {
+        interface Page {
+            void write(OutputStream out, int request) throws Exception;
+        }
+
+        final ServerSocket socket;
+        final AtomicInteger requests = new AtomicInteger();
+        final AtomicBoolean open = new AtomicBoolean(true);
+
+        TimedServer(Page page) throws IOException {
+            socket = new ServerSocket(0, 128, InetAddress.getByName("127.0.0.1"));
+            Thread.ofVirtual().start(() -> {
+                while (open.get()) {
+                    try {
+                        Socket s = socket.accept();
+                        s.setTcpNoDelay(true);
+                        Thread.ofVirtual().start(() -> serve(s, page));
+                    } catch (IOException e) {
+                        return;
+                    }
+                }
+            });
+        }
+
+        private void serve(Socket s, Page page) {
+            try (s) {
+                BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII));
+                OutputStream out = s.getOutputStream();
+                for (String line = in.readLine(); line != null; line = in.readLine()) {
+                    if (line.isEmpty()) {
+                        page.write(out, requests.incrementAndGet());
+                    }
+                }
+            } catch (Exception e) {
+                // the client closed the connection
+            }
+        }
+
+        URI uri() {
+            return URI.create("http://127.0.0.1:" + socket.getLocalPort() + "/page");
+        }
+
+        @Override
+        public void close() throws IOException {
+            open.set(false);
+            socket.close();
+        }
+    }
+
+    private static void chunk(OutputStream out, String text) throws IOException {
+        byte[] b = text.getBytes(StandardCharsets.UTF_8);
+        out.write((Integer.toHexString(b.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+        out.write(b);
+        out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+    }
+
+    private static void headers(OutputStream out) throws IOException {
+        out.write("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n"
+                .getBytes(StandardCharsets.US_ASCII));
+    }
+
+    private static void end(OutputStream out) throws IOException {
+        out.write("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+    }
+
+    private static long crc(byte[] b) {
+        CRC32C c = new CRC32C();
+        c.update(b);
+        return c.getValue();
+    }
+
+    private static LoadGenerator.Plan plan(URI uri, int connections, double rate, Duration duration) {
+        return new LoadGenerator.Plan(uri, connections, 1, rate, Duration.ofMillis(300), duration, BODY.length,
+                crc(BODY), (HEAD + ITEM).length(), Duration.ofSeconds(5));
+    }
+
+    @Test
+    void timeToFirstByteFirstItemAndLastByteOfAPageThatWaits50msBeforeItsItem() throws Exception {
+        try (TimedServer server = new TimedServer((out, n) -> {
+            headers(out);
+            chunk(out, HEAD);
+            Thread.sleep(50);
+            chunk(out, ITEM);
+            chunk(out, TAIL);
+            end(out);
+        })) {
+            LoadGenerator.Result r = LoadGenerator.run(plan(server.uri(), 2, 0, Duration.ofSeconds(2)));
+            assertEquals(0, r.errors());
+            assertTrue(r.requests() > 20 && r.requests() < 90, "about 2 connections x 2 s / 50 ms: " + r.requests());
+            long ttfb = r.ttfb().getValueAtPercentile(50);
+            long item = r.firstItem().getValueAtPercentile(50);
+            long ttlb = r.ttlb().getValueAtPercentile(50);
+            assertTrue(ttfb < 20_000, "the head comes at once: " + ttfb + " us");
+            assertTrue(item >= 50_000 && item < 80_000, "the item after 50 ms: " + item + " us");
+            assertTrue(ttlb >= 50_000 && ttlb < 80_000, "the page after 50 ms: " + ttlb + " us");
+            assertEquals(3.0, r.chunksMean(), 1e-9);   // head, item, tail (the terminating 0-chunk carries no data)
+        }
+    }
+
+    @Test
+    void aWrongBodyOrStatusIsAnError() throws Exception {
+        try (TimedServer server = new TimedServer((out, n) -> {
+            headers(out);
+            chunk(out, n % 2 == 0 ? HEAD + ITEM + TAIL : HEAD + "<p>other</p>" + TAIL);
+            end(out);
+        })) {
+            LoadGenerator.Result r = LoadGenerator.run(plan(server.uri(), 1, 0, Duration.ofMillis(500)));
+            assertTrue(r.wrongBodies() > 0 && r.wrongBodies() >= r.requests() / 2 - 1, r.toString());
+        }
+    }
+
+    /**
+     * One 500 ms stall on the only connection, at 100 requests/s. A closed loop sends nothing while it waits, so
+     * only one request sees the stall; the open loop measures from the intended send times, so the ~50 requests
+     * that should have been sent during the stall all show it.
+     */
+    @Test
+    void theOpenLoopCountsTheStallForEveryRequestItDelayed() throws Exception {
+        AtomicBoolean stalled = new AtomicBoolean();
+        TimedServer.Page page = (out, n) -> {
+            if (n > 80 && stalled.compareAndSet(false, true)) {
+                Thread.sleep(500);
+            }
+            headers(out);
+            chunk(out, HEAD + ITEM + TAIL);
+            end(out);
+        };
+        try (TimedServer server = new TimedServer(page)) {
+            LoadGenerator.Result open = LoadGenerator.run(plan(server.uri(), 1, 100, Duration.ofSeconds(2)));
+            assertTrue(stalled.get());
+            assertEquals(0, open.errors());
+            assertTrue(open.ttlb().getMaxValue() >= 450_000, "max " + open.ttlb().getMaxValue());
+            long delayed = open.ttlb().getCountBetweenValues(100_000, Long.MAX_VALUE / 2);
+            assertTrue(delayed >= 25, delayed + " requests over 100 ms");
+            assertEquals(100, open.requestsPerSecond(), 15);
+        }
+        stalled.set(false);
+        try (TimedServer server = new TimedServer(page)) {
+            LoadGenerator.Result closed = LoadGenerator.run(plan(server.uri(), 1, 0, Duration.ofSeconds(2)));
+            long delayed = closed.ttlb().getCountBetweenValues(100_000, Long.MAX_VALUE / 2);
+            assertTrue(delayed <= 1, "a closed loop hides the stall behind one request: " + delayed);
+        }
+    }
+}
