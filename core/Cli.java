@@ -28,12 +28,12 @@ import java.util.concurrent.Callable;
                 ""},
         footer = {"", "Without a subcommand, serve (its flags: pssrbench serve --help). Example:",
                 "  jbang PssrBench.java --server=nima --engine=jstachio --mode=virtual"},
-        subcommands = {Cli.Serve.class, Cli.ListCommand.class, Cli.Verify.class, Cli.WrkRow.class})
+        subcommands = {Cli.Serve.class, Cli.ListCommand.class, Cli.Verify.class, Cli.Bench.class, Cli.WrkRow.class})
 public final class Cli {
 
     public static final String VERSION = "0.1.0";
 
-    private static final List<String> SUBCOMMANDS = List.of("serve", "list", "verify", "wrk-row", "help");
+    private static final List<String> SUBCOMMANDS = List.of("serve", "list", "verify", "bench", "wrk-row", "help");
 
     /** Runs the command line and returns the exit code; output goes to the given writers. */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
@@ -349,6 +349,104 @@ public final class Cli {
                     row.get("valid").equals("true") ? "valid" : "INVALID (" + row.get("note") + ")");
             out.flush();
             return 0;
+        }
+    }
+
+    @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+            description = "Measure combinations with the built-in load generator: each in its own server JVM,"
+                    + " verified first, then every page x connection count (x rate); results in --out.")
+    static final class Bench implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Option(names = "--server", split = ",", paramLabel = "ID",
+                description = "Servers (default: ${sys:pssrbench.server}; --all for every combination).")
+        List<String> servers = List.of();
+
+        @Option(names = "--engine", split = ",", paramLabel = "ID", description = "Engines (default: all).")
+        List<String> engines = List.of();
+
+        @Option(names = "--mode", split = ",", paramLabel = "ID", description = "Modes (default: all).")
+        List<String> modes = List.of();
+
+        @Option(names = "--all", description = "Every valid combination.")
+        boolean all;
+
+        @Option(names = "--page", split = ",", paramLabel = "ID", defaultValue = "stocks",
+                description = "Pages (default: ${DEFAULT-VALUE}).")
+        List<String> pages;
+
+        @Option(names = "--connections", split = ",", paramLabel = "N", defaultValue = "1,2,4,8,16,32,64,128",
+                description = "Concurrent connections per point (default: ${DEFAULT-VALUE}).")
+        List<Integer> connections;
+
+        @Option(names = "--rate", split = ",", paramLabel = "REQ_PER_S",
+                description = "Open loop at these rates (requests/s); without it, a closed loop.")
+        List<Double> rates = List.of();
+
+        @Option(names = "--warmup", paramLabel = "DURATION", defaultValue = "1s",
+                description = "Warm-up before each point (default: ${DEFAULT-VALUE}).")
+        Duration warmup;
+
+        @Option(names = "--duration", paramLabel = "DURATION", defaultValue = "3s",
+                description = "Measured window of each point (default: ${DEFAULT-VALUE}).")
+        Duration duration;
+
+        @Option(names = "--delay", paramLabel = "DURATION", defaultValue = "1ms",
+                description = "Per-item delay of the data source (default: ${DEFAULT-VALUE}).")
+        Duration delay;
+
+        @Option(names = "--load-threads", paramLabel = "N", defaultValue = "1",
+                description = "Threads of the load generator (default: ${DEFAULT-VALUE}).")
+        int loadThreads;
+
+        @Option(names = "--server-cpus", paramLabel = "LIST",
+                description = "Pin the server JVM to these CPUs (taskset -c LIST).")
+        String serverCpus;
+
+        @Option(names = "--client-cpus", paramLabel = "LIST",
+                description = "Pin this JVM, the load generator, to these CPUs (taskset -a -p -c LIST).")
+        String clientCpus;
+
+        @Option(names = "--out", paramLabel = "DIR", description = "Results folder (default: results/<UTC timestamp>).")
+        java.nio.file.Path out;
+
+        @Override
+        public Integer call() throws Exception {
+            List<Combination> chosen = all ? Registry.combinations()
+                    : Registry.select(servers.isEmpty() ? List.of(Registry.SERVERS.get(0).id()) : servers, engines,
+                    modes);
+            List<Page> chosenPages = pages.stream().map(Page::byId).toList();
+            if (connections.stream().anyMatch(c -> c < 1) || loadThreads < 1) {
+                throw new UsageException("--connections and --load-threads take whole numbers of at least 1.");
+            }
+            if (rates.stream().anyMatch(r -> r <= 0)) {
+                throw new UsageException("--rate takes positive requests per second.");
+            }
+            if (duration.isZero()) {
+                throw new UsageException("--duration must be longer than 0.");
+            }
+            java.nio.file.Path folder = out != null ? out : java.nio.file.Path.of("results",
+                    java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
+                            .withZone(java.time.ZoneOffset.UTC).format(java.time.Instant.now()));
+            List<String> serverPrefix = serverCpus == null ? List.of() : List.of("taskset", "-c", serverCpus);
+            if (clientCpus != null) {
+                Process pin = new ProcessBuilder("taskset", "-a", "-p", "-c", clientCpus,
+                        String.valueOf(ProcessHandle.current().pid())).redirectErrorStream(true).start();
+                if (pin.waitFor() != 0) {
+                    throw new UsageException("cannot pin to CPUs '" + clientCpus + "': "
+                            + new String(pin.getInputStream().readAllBytes()).strip() + ".");
+                }
+            }
+            Logs.configure();
+            java.util.Map<String, String> flags = new java.util.LinkedHashMap<>();
+            spec.commandLine().getParseResult().matchedOptions().forEach(o ->
+                    flags.put(o.longestName(), String.valueOf((Object) o.getValue())));
+            flags.put("selected", chosen.stream().map(Combination::toString).toList().toString());
+            var sweep = new bench.Bench.Sweep(chosen, chosenPages, connections, rates, warmup, duration, delay,
+                    loadThreads, folder, serverPrefix, flags);
+            int invalid = new bench.Bench(sweep, spec.commandLine().getOut()).run();
+            return invalid == 0 ? 0 : 1;
         }
     }
 }

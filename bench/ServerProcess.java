@@ -1,0 +1,131 @@
+package bench;
+
+import core.Combination;
+import core.Durations;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One measured combination in its own server JVM, started from the same jar or sources as this one on an
+ * ephemeral loopback port; ready once it answers HTTP; stopped by its PID. Its CPU time, resident memory and
+ * thread count are read from /proc while it runs.
+ */
+final class ServerProcess implements AutoCloseable {
+
+    private static final Pattern URL = Pattern.compile("serving (http://\\S+/) ");
+
+    private final Process process;
+    private final URI base;
+
+    private ServerProcess(Process process, URI base) {
+        this.process = process;
+        this.base = base;
+    }
+
+    static ServerProcess start(Combination c, Duration delay, List<String> cpuPrefix, Path log)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(cpuPrefix);
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add("--enable-native-access=ALL-UNNAMED");
+        command.addAll(List.of("PssrBench", "serve", "--server=" + c.server().id(), "--engine=" + c.engine().id(),
+                "--mode=" + c.approach().id(), "--port=0", "--delay=" + Durations.format(delay)));
+        Process p = new ProcessBuilder(command).redirectError(log.toFile()).start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        String line = out.readLine();
+        Matcher url = URL.matcher(String.valueOf(line));
+        if (!url.find()) {
+            p.destroyForcibly();
+            throw new IOException("the server " + c + " did not start: " + Files.readString(log).strip());
+        }
+        ServerProcess server = new ServerProcess(p, URI.create(url.group(1)));
+        server.awaitReady();
+        return server;
+    }
+
+    /** Readiness by HTTP: the index page answers 200. */
+    private void awaitReady() throws IOException, InterruptedException {
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (true) {
+                try {
+                    if (client.send(HttpRequest.newBuilder(base).build(), HttpResponse.BodyHandlers.discarding())
+                            .statusCode() == 200) {
+                        return;
+                    }
+                } catch (IOException e) {
+                    if (System.nanoTime() > deadline) {
+                        throw new IOException("the server at " + base + " does not answer", e);
+                    }
+                }
+                Thread.sleep(50);
+            }
+        } finally {
+            client.shutdownNow();
+        }
+    }
+
+    URI base() {
+        return base;
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    /** User + system CPU time of the server so far, in nanoseconds (from /proc; -1 where there is none). */
+    long cpuNanos() {
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid() + "/stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);   // utime, stime
+            return ticks * 10_000_000L;   // USER_HZ is 100 on Linux
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /** {VmRSS in kB, Threads} from /proc, or {-1, -1}. */
+    long[] memoryAndThreads() {
+        long rss = -1;
+        long threads = -1;
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/" + pid() + "/status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    rss = Long.parseLong(line.replaceAll("\\D", ""));
+                } else if (line.startsWith("Threads:")) {
+                    threads = Long.parseLong(line.replaceAll("\\D", ""));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux, or the process is gone
+        }
+        return new long[] {rss, threads};
+    }
+
+    /** SIGTERM, then wait; the server drains and exits 0. */
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(15, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor();
+        }
+    }
+}
