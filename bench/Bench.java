@@ -163,13 +163,9 @@ public final class Bench {
         writeHgrm(point + ".ttfb", r.ttfb());
         writeHgrm(point + ".first-item", r.firstItem());
         writeHgrm(point + ".ttlb", r.ttlb());
-        String invalid = r.requests() == 0 ? "no request completed"
-                : r.errors() > 0 ? String.format(Locale.ROOT, "errors: non-2xx %d, wrong body %d, i/o %d, timeout %d",
-                        r.non2xx(), r.wrongBodies(), r.ioErrors(), r.timeouts())
-                : rate > 0 && Math.abs(r.requestsPerSecond() - rate) > 0.05 * rate
-                        ? String.format(Locale.ROOT, "achieved %.1f req/s, more than 5%% from the target %.0f",
-                                r.requestsPerSecond(), rate)
-                        : null;
+        String invalid = Summary.invalidReason(r.requests(), r.errors(), String.format(Locale.ROOT,
+                "non-2xx %d, wrong body %d, i/o %d, timeout %d", r.non2xx(), r.wrongBodies(), r.ioErrors(),
+                r.timeouts()), r.requestsPerSecond(), rate);
         double cpuMsPerReq = cpuAtStart[0] < 0 || cpuAtEnd < 0 || r.requests() == 0 ? Double.NaN
                 : (cpuAtEnd - cpuAtStart[0]) / 1e6 / r.requests();
         return base(c, page, connections, rate)

@@ -82,6 +82,26 @@ public final class Summary {
         }
     }
 
+    /**
+     * The one rule for a usable point, whatever the load generator: why it must not be used, or null. A point is
+     * invalid with no completed request, with any error ({@code errorDetail} says which), or, at a target rate,
+     * when the achieved rate is more than 5% away from it.
+     */
+    public static String invalidReason(long requests, long errors, String errorDetail, double achievedRate,
+                                       double targetRate) {
+        if (requests == 0) {
+            return "no request completed";
+        }
+        if (errors > 0) {
+            return "errors: " + errorDetail;
+        }
+        if (targetRate > 0 && Math.abs(achievedRate - targetRate) > 0.05 * targetRate) {
+            return String.format(Locale.ROOT, "achieved %.1f req/s, more than 5%% from the target %.0f",
+                    achievedRate, targetRate);
+        }
+        return null;
+    }
+
     /** The row of one wrk or wrk2 run: they measure the time to the last byte; time to first byte stays empty. */
     public static Summary of(WrkReport run, Combination combination, Page page, double targetRate) {
         String invalid = run.invalidReason(targetRate);

@@ -138,23 +138,11 @@ public record WrkReport(String tool, String url, int threads, int connections, d
         return latencyPercentilesMs.getOrDefault(percentileKey(percentile), Double.NaN);
     }
 
-    /**
-     * Why this run must not be used, or null: no request, any error, or (for a constant-rate run) an achieved rate
-     * more than 5% away from the target.
-     */
+    /** Why this run must not be used, or null: {@link Summary#invalidReason}. */
     public String invalidReason(double targetRate) {
-        if (requests == 0) {
-            return "no request completed";
-        }
-        if (errors() > 0) {
-            return String.format(Locale.ROOT, "errors: connect %d, read %d, write %d, timeout %d, non-2xx %d",
-                    connectErrors, readErrors, writeErrors, timeouts, non2xx);
-        }
-        if (targetRate > 0 && Math.abs(reqPerS - targetRate) > 0.05 * targetRate) {
-            return String.format(Locale.ROOT, "achieved %.1f req/s, more than 5%% from the target %.0f",
-                    reqPerS, targetRate);
-        }
-        return null;
+        return Summary.invalidReason(requests, errors(), String.format(Locale.ROOT,
+                "connect %d, read %d, write %d, timeout %d, non-2xx %d", connectErrors, readErrors, writeErrors,
+                timeouts, non2xx), reqPerS, targetRate);
     }
 
     private static String percentileKey(double p) {
