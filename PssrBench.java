@@ -11,6 +11,7 @@
 //DEPS io.pebbletemplates:pebble:4.1.2
 //DEPS info.picocli:picocli:4.7.7
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
+//DEPS com.fasterxml.jackson.dataformat:jackson-dataformat-csv:2.22.4
 //DEPS org.jsoup:jsoup:1.24.1
 //DEPS org.slf4j:slf4j-jdk14:2.0.17
 //DEPS org.hdrhistogram:HdrHistogram:2.2.2

@@ -176,6 +176,7 @@ public final class Bench {
                 .set("req_per_s", r.requestsPerSecond())
                 .set("ttfb_p50_ms", ms(r.ttfb(), 50))
                 .set("ttfb_p99_ms", ms(r.ttfb(), 99))
+                .set("first_item_p50_ms", ms(r.firstItem(), 50))
                 .set("ttlb_p50_ms", ms(r.ttlb(), 50))
                 .set("ttlb_p90_ms", ms(r.ttlb(), 90))
                 .set("ttlb_p99_ms", ms(r.ttlb(), 99))
@@ -185,8 +186,8 @@ public final class Bench {
                 .set("cpu_ms_per_req", cpuMsPerReq)
                 .set("rss_peak_mb", rssPeak.get() < 0 ? Double.NaN : rssPeak.get() / 1024.0)
                 .set("threads_peak", threadsPeak.get() < 0 ? null : threadsPeak.get())
-                .set("note", invalid == null ? String.format(Locale.ROOT, "client cpu %.3f ms/req",
-                        r.requests() == 0 ? Double.NaN : r.clientCpuNanos() / 1e6 / r.requests()) : invalid);
+                .set("client_cpu_ms_per_req", r.requests() == 0 ? Double.NaN : r.clientCpuNanos() / 1e6 / r.requests())
+                .set("note", invalid);
     }
 
     private static double ms(Histogram h, double percentile) {

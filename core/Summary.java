@@ -1,5 +1,9 @@
 package core;
 
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.dataformat.csv.CsvMapper;
+import com.fasterxml.jackson.dataformat.csv.CsvSchema;
+
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -20,9 +24,10 @@ public final class Summary {
 
     public static final List<String> COLUMNS = List.of(
             "tool", "server", "engine", "mode", "page", "model", "connections", "rate", "duration_s", "requests",
-            "errors", "valid", "req_per_s", "ttfb_p50_ms", "ttfb_p99_ms", "ttlb_p50_ms", "ttlb_p90_ms",
-            "ttlb_p99_ms", "ttlb_p999_ms", "ttlb_max_ms", "chunks_mean", "cpu_ms_per_req", "rss_peak_mb", "heap_mb",
-            "threads_peak", "gc_ms", "ceiling_fraction", "note");
+            "errors", "valid", "req_per_s", "ttfb_p50_ms", "ttfb_p99_ms", "first_item_p50_ms", "ttlb_p50_ms",
+            "ttlb_p90_ms", "ttlb_p99_ms", "ttlb_p999_ms", "ttlb_max_ms", "source_ms", "chunks_mean",
+            "cpu_ms_per_req", "client_cpu_ms_per_req", "rss_peak_mb", "rss_mean_mb", "heap_mb", "threads_peak",
+            "vthreads_peak", "gc_count", "gc_ms", "ceiling_fraction", "note");
 
     private final Map<String, String> values = new LinkedHashMap<>();
 
@@ -59,6 +64,27 @@ public final class Summary {
 
     public static String header() {
         return String.join(",", COLUMNS);
+    }
+
+    /** The rows of a summary.csv written by this version (its header must match {@link #COLUMNS}). */
+    public static List<Summary> read(Path file) throws IOException {
+        CsvMapper csv = new CsvMapper();
+        List<Summary> rows = new ArrayList<>();
+        try (MappingIterator<Map<String, String>> it = csv.readerForMapOf(String.class)
+                .with(CsvSchema.emptySchema().withHeader()).readValues(file.toFile())) {
+            boolean first = true;
+            while (it.hasNext()) {
+                Map<String, String> cells = it.next();
+                if (first && !List.copyOf(cells.keySet()).equals(COLUMNS)) {
+                    throw new IOException(file + " has other columns than this version of PssrBench writes");
+                }
+                first = false;
+                Summary row = new Summary();
+                cells.forEach(row::set);
+                rows.add(row);
+            }
+        }
+        return rows;
     }
 
     /** Appends the row to {@code file}, writing the header first when the file is new or empty. */
