@@ -35,6 +35,14 @@ public interface Engine {
         return 0;
     }
 
+    /**
+     * True for a baseline that renders no template: its throughput is the server's ceiling, against which
+     * {@code bench} reports every engine's ({@code ceiling_fraction}).
+     */
+    default boolean baseline() {
+        return false;
+    }
+
     void presentations(Iterable<Presentation> items, Writer out) throws IOException;
 
     void stocks(Iterable<Stock> items, Writer out) throws IOException;

@@ -30,7 +30,8 @@ public final class Matrix {
         md.append('\n');
         header(md, List.of(), "engine", "what it is", "reads ahead");
         for (Engine e : Registry.ENGINES) {
-            row(md, List.of(e.id(), e.description(), e.lookahead() == 0 ? "no" : e.lookahead() + " item"));
+            row(md, List.of(e.baseline() ? e.id() + " (baseline)" : e.id(), e.description(),
+                    e.lookahead() == 0 ? "no" : e.lookahead() + " item"));
         }
         return md.toString();
     }

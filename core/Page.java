@@ -86,18 +86,34 @@ public enum Page {
      * item's markup had fully arrived.
      */
     public int[] itemEnds(byte[] rendered) {
-        String page = new String(rendered, java.nio.charset.StandardCharsets.ISO_8859_1);   // 1 char = 1 byte
-        int[] ends = new int[items.size()];
-        int start = page.indexOf(itemStart);
-        for (int i = 0; i < ends.length; i++) {
-            int next = i + 1 < ends.length ? page.indexOf(itemStart, start + 1) : page.lastIndexOf(tailStart);
-            if (start < 0 || next < 0) {
-                throw new IllegalArgumentException("not a rendered " + id + " page with " + ends.length + " items");
-            }
-            ends[i] = next;
-            start = next;
+        int[] bounds = boundaries(new String(rendered, java.nio.charset.StandardCharsets.ISO_8859_1));   // 1 char = 1 byte
+        return Arrays.copyOfRange(bounds, 1, bounds.length);
+    }
+
+    /** A rendered page cut into its head, one piece of markup per item, and its tail. */
+    public List<String> segments(String rendered) {
+        int[] bounds = boundaries(rendered);
+        List<String> pieces = new java.util.ArrayList<>(bounds.length + 1);
+        pieces.add(rendered.substring(0, bounds[0]));
+        for (int i = 1; i < bounds.length; i++) {
+            pieces.add(rendered.substring(bounds[i - 1], bounds[i]));
         }
-        return ends;
+        pieces.add(rendered.substring(bounds[bounds.length - 1]));
+        return List.copyOf(pieces);
+    }
+
+    /** Where the first item starts, then where each item ends (the last one where the tail starts). */
+    private int[] boundaries(String page) {
+        int[] bounds = new int[items.size() + 1];
+        bounds[0] = page.indexOf(itemStart);
+        for (int i = 1; i < bounds.length; i++) {
+            int start = bounds[i - 1];
+            bounds[i] = i < items.size() ? page.indexOf(itemStart, start + 1) : page.lastIndexOf(tailStart);
+            if (start < 0 || bounds[i] < start) {
+                throw new IllegalArgumentException("not a rendered " + id + " page with " + items.size() + " items");
+            }
+        }
+        return bounds;
     }
 
     /** The data set, in order; immutable. */

@@ -75,17 +75,22 @@ public final class Reference {
         for (Page page : Page.values()) {
             Map<Engine, byte[]> byEngine = new java.util.LinkedHashMap<>();
             for (Engine engine : Registry.ENGINES) {
-                StringWriter out = new StringWriter();
-                try {
-                    page.render(engine, page.items(), out);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-                byEngine.put(engine, out.toString().getBytes(StandardCharsets.UTF_8));
+                byEngine.put(engine, render(page, engine).getBytes(StandardCharsets.UTF_8));
             }
             all.put(page, byEngine);
         }
         return all;
+    }
+
+    /** One engine's in-memory rendering of a page, without delay. */
+    public static String render(Page page, Engine engine) {
+        StringWriter out = new StringWriter();
+        try {
+            page.render(engine, page.items(), out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toString();
     }
 
     private static synchronized List<String> reference(Page page) {

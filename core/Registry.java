@@ -3,6 +3,7 @@ package core;
 import engines.HtmlFlowEngine;
 import engines.JStachioEngine;
 import engines.PebbleEngine;
+import engines.RawEngine;
 import frameworks.JavalinServer;
 import frameworks.NettyServer;
 import frameworks.NimaServer;
@@ -28,7 +29,8 @@ public final class Registry {
     public static final List<Engine> ENGINES = List.of(
             new JStachioEngine(),
             new HtmlFlowEngine(),
-            new PebbleEngine());
+            new PebbleEngine(),
+            new RawEngine());   // the baseline: listed last, so the default engine is a template engine
 
     private Registry() {
     }
