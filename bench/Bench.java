@@ -4,9 +4,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import core.Combination;
 import core.Durations;
+import core.Engine;
 import core.Page;
 import core.Reference;
+import core.Registry;
 import core.Summary;
+import core.UsageException;
 import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
@@ -23,92 +26,219 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32C;
 
 /**
  * {@code bench}: for each selected combination, one server JVM, verified first, then every page × connection
- * count (× rate) measured with {@link LoadGenerator}, each point written to the results folder as it finishes.
+ * count (× rate) measured with {@link LoadGenerator}, each point written to the results folder as it finishes, so
+ * that an interrupted sweep keeps its finished points and {@code --resume} measures only the rest.
  */
 public final class Bench {
 
     /** What to sweep. {@code rates} empty means the closed loop. */
     public record Sweep(List<Combination> combinations, List<Page> pages, List<Integer> connections,
                         List<Double> rates, Duration warmup, Duration duration, Duration delay, int loadThreads,
-                        Path out, List<String> serverCpuPrefix, Map<String, String> flags) {
+                        Path out, List<String> serverCpuPrefix, Map<String, String> flags, boolean resume,
+                        boolean jfr) {
+    }
+
+    /** How many runs of the bare data source give its floor (a median); about 0.5 s for Stocks at 1 ms. */
+    private static final int SOURCE_SAMPLES = 15;
+    /** Period of the /proc readings during the measured window (cheap: a file read). */
+    private static final long PROC_SAMPLE_MILLIS = 200;
+    /**
+     * Period of the JMX readings: each is one RMI call that the server pays for in CPU (about a millisecond or
+     * two on a small machine), so they are rarer than the /proc ones.
+     */
+    private static final long JMX_SAMPLE_MILLIS = 1000;
+
+    private record Point(Combination combination, Page page, int connections, double rate) {
+        String name() {
+            return label(combination) + "-" + page.id() + "-c" + connections + (rate > 0 ? "-r" + (long) rate : "");
+        }
+
+        String key() {
+            return key(combination.server().id(), combination.engine().id(), combination.approach().id(), page.id(),
+                    String.valueOf(connections), rate > 0 ? String.valueOf((long) rate) : "");
+        }
+
+        static String key(Summary row) {
+            return key(row.get("server"), row.get("engine"), row.get("mode"), row.get("page"), row.get("connections"),
+                    row.get("rate"));
+        }
+
+        private static String key(String... parts) {
+            return String.join("|", parts);
+        }
     }
 
     private final Sweep sweep;
     private final PrintWriter console;
     private final List<Summary> rows = new ArrayList<>();
+    private final Map<String, Double> ceilings = new HashMap<>();
+    private volatile boolean stopped;
 
     public Bench(Sweep sweep, PrintWriter console) {
         this.sweep = sweep;
         this.console = console;
     }
 
-    /** Runs the sweep; returns the number of points that are not valid (failed verification included). */
+    /**
+     * The selection plus the raw baseline on every selected server and mode it is not already there for, the
+     * baselines first on each server, so that every engine's row can be divided by its ceiling when written.
+     */
+    public static List<Combination> withBaselines(List<Combination> selected) {
+        Set<Combination> all = new LinkedHashSet<>(selected);
+        for (Combination c : selected) {
+            for (Engine e : Registry.ENGINES) {
+                if (e.baseline() && Registry.approaches(c.server(), e).contains(c.approach())) {
+                    all.add(new Combination(c.server(), e, c.approach()));
+                }
+            }
+        }
+        return all.stream().sorted(Comparator.comparingInt((Combination c) -> Registry.SERVERS.indexOf(c.server()))
+                .thenComparing(c -> !c.engine().baseline())).toList();
+    }
+
+    /** Ends the sweep soon, from any thread (Ctrl-C): the point under way is dropped, finished ones are kept. */
+    public void stop() {
+        stopped = true;
+    }
+
+    /**
+     * Runs the sweep; returns the number of points that are not valid (failed verification included), or -1 when
+     * it was stopped before the end.
+     */
     public int run() throws IOException, InterruptedException {
+        Path csv = sweep.out().resolve("summary.csv");
+        boolean earlier = Files.exists(csv) && Files.size(csv) > 0;
+        if (earlier && !sweep.resume()) {
+            throw new UsageException(sweep.out() + " already holds a sweep; continue it with --resume or choose"
+                    + " another --out.");
+        }
+        Set<String> done = new HashSet<>();
+        if (earlier) {
+            for (Summary row : Summary.read(csv)) {
+                rows.add(row);
+                noteCeiling(row);
+                if (row.get("tool").equals("pssrbench")) {
+                    done.add(Point.key(row));
+                }
+            }
+        }
         Files.createDirectories(sweep.out().resolve("hgrm"));
         Files.createDirectories(sweep.out().resolve("logs"));
+        if (sweep.jfr()) {
+            Files.createDirectories(sweep.out().resolve("jfr"));
+        }
         writeProvenance();
-        List<Double> models = sweep.rates().isEmpty() ? List.of(0.0) : sweep.rates();
-        int total = sweep.combinations().size() * sweep.pages().size() * sweep.connections().size() * models.size();
-        int done = 0;
-        int invalid = 0;
-        long started = System.nanoTime();
-        var expected = Reference.renderAll();
-        core.Verifier verifier = new core.Verifier(Duration.ofMillis(20), 10);
+
+        Map<Combination, List<Point>> todo = new LinkedHashMap<>();
         for (Combination c : sweep.combinations()) {
-            Path log = sweep.out().resolve("logs/" + label(c) + ".server.log");
-            core.Verifier.Result verified = verifier.verify(c);   // progressive, correct, concurrent: in this JVM
-            if (!verified.ok()) {
-                Files.write(sweep.out().resolve("logs/" + label(c) + ".verify.log"), verified.allProblems());
-            }
-            try (ServerProcess server = ServerProcess.start(c, sweep.delay(), sweep.serverCpuPrefix(), log)) {
-                String problem = verified.ok() ? checkBytes(server.base(), expected)
-                        : "failed verification: " + verified.allProblems().get(0);
-                for (Page page : sweep.pages()) {
-                    byte[] body = expected.get(page).values().iterator().next();
-                    for (int connections : sweep.connections()) {
-                        for (double rate : models) {
-                            done++;
-                            progress(done, total, started, c, page, connections, rate);
-                            Summary row = problem != null
-                                    ? failed(c, page, connections, rate, problem)
-                                    : measure(server, c, page, body, connections, rate);
-                            invalid += row.get("valid").equals("true") ? 0 : 1;
-                            record(row);
-                        }
-                    }
-                }
-            } catch (IOException e) {
-                for (Page page : sweep.pages()) {
-                    for (int connections : sweep.connections()) {
-                        for (double rate : models) {
-                            done++;
-                            invalid++;
-                            record(failed(c, page, connections, rate, e.getMessage()));
+            for (Page page : sweep.pages()) {
+                for (int connections : sweep.connections()) {
+                    for (double rate : sweep.rates().isEmpty() ? List.of(0.0) : sweep.rates()) {
+                        Point p = new Point(c, page, connections, rate);
+                        if (!done.contains(p.key())) {
+                            todo.computeIfAbsent(c, k -> new ArrayList<>()).add(p);
                         }
                     }
                 }
             }
         }
+        int total = todo.values().stream().mapToInt(List::size).sum();
+        if (earlier) {
+            console.printf(Locale.ROOT, "bench: resuming in %s: %d points kept, %d to measure%n",
+                    sweep.out(), done.size(), total);
+        }
+        int[] progress = {0};
+        long started = System.nanoTime();
+        var expected = Reference.renderAll();
+        for (Map.Entry<Combination, List<Point>> group : todo.entrySet()) {
+            if (stopped) {
+                break;
+            }
+            Combination c = group.getKey();
+            String unverified = verify(c);
+            Path log = sweep.out().resolve("logs/" + label(c) + ".server.log");
+            try (ServerProcess server = ServerProcess.start(c, sweep.delay(), sweep.serverCpuPrefix(), log)) {
+                String problem = unverified != null ? unverified : checkBytes(server.base(), expected);
+                Map<Page, Double> floors = new EnumMap<>(Page.class);
+                for (Point p : group.getValue()) {
+                    if (stopped) {
+                        break;
+                    }
+                    progress(++progress[0], total, started, p);
+                    Summary row;
+                    if (problem != null) {
+                        row = failed(p, problem);
+                    } else {
+                        double floor = floors.computeIfAbsent(p.page(), page -> sourceFloor(server, page));
+                        byte[] body = expected.get(p.page()).values().iterator().next();
+                        row = measure(server, p, body).set("source_ms", floor);
+                    }
+                    if (stopped) {
+                        break;   // cut short: not a result
+                    }
+                    record(row);
+                }
+            } catch (IOException e) {
+                for (Point p : group.getValue()) {
+                    progress[0]++;
+                    record(failed(p, e.getMessage()));
+                }
+            }
+        }
         printTable();
-        return invalid;
+        if (stopped) {
+            console.printf(Locale.ROOT, "bench: stopped; %d finished points kept in %s; measure the rest with the"
+                    + " same flags and --resume --out=%s%n", rows.size(), sweep.out(), sweep.out());
+            console.flush();
+            return -1;
+        }
+        return (int) rows.stream().filter(r -> !r.get("valid").equals("true")).count();
     }
 
     private static String label(Combination c) {
         return c.server().id() + "-" + c.engine().id() + "-" + c.approach().id();
     }
 
+    /**
+     * {@code verify} of one combination (progressive, correct, the same bytes under concurrency), in a JVM of its
+     * own like the measured server: this JVM, the load generator's, never runs a server. Returns why it failed, or
+     * null; its output is kept in logs/.
+     */
+    private String verify(Combination c) throws IOException, InterruptedException {
+        Path log = sweep.out().resolve("logs/" + label(c) + ".verify.log");
+        Process p = new ProcessBuilder(ServerProcess.command(List.of(), "verify", "--server=" + c.server().id(),
+                "--engine=" + c.engine().id(), "--mode=" + c.approach().id(), "--delay=20ms", "--concurrency=10"))
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        if (!p.waitFor(5, TimeUnit.MINUTES)) {
+            p.destroyForcibly().waitFor();
+            return "failed verification: no answer within 5 minutes; see " + log;
+        }
+        if (p.exitValue() == 0) {
+            return null;
+        }
+        String why = Files.readAllLines(log).stream().filter(l -> l.startsWith("    ")).map(String::strip)
+                .findFirst().orElse("exit code " + p.exitValue());
+        return "failed verification: " + why + " (see " + log.getFileName() + ")";
+    }
+
     /** The served pages at the measured delay must be byte-identical to the engines' rendering. */
-    private static String checkBytes(URI base, Map<Page, Map<core.Engine, byte[]>> expected)
+    private static String checkBytes(URI base, Map<Page, Map<Engine, byte[]>> expected)
             throws IOException, InterruptedException {
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         try {
@@ -127,50 +257,102 @@ public final class Bench {
         }
     }
 
-    private Summary measure(ServerProcess server, Combination c, Page page, byte[] body, int connections,
-                            double rate) throws IOException, InterruptedException {
+    /** The data source alone, in the server JVM, before the page's first point: its median time for a page. */
+    private static double sourceFloor(ServerProcess server, Page page) {
+        if (server.jmx() == null) {
+            return Double.NaN;
+        }
+        try {
+            return server.jmx().sourceMedianMillis(page.id(), SOURCE_SAMPLES);
+        } catch (RuntimeException e) {   // JMX failures arrive unchecked through the proxy
+            return Double.NaN;
+        }
+    }
+
+    /** Server resources, sampled during the measured window only. */
+    private static final class Resources {
+        long cpuStart = -1, cpuEnd = -1;
+        long rssPeakKb = -1, rssSumKb, rssSamples, threadsPeak = -1;
+        ServerJmx.Sample first, last;
+        long vthreadsPeak = -1, heapAfterGcPeak = -1;
+
+        void add(ServerJmx.Sample s) {
+            if (first == null) {
+                first = s;
+            }
+            last = s;
+            vthreadsPeak = Math.max(vthreadsPeak, s.virtualThreads());
+            heapAfterGcPeak = Math.max(heapAfterGcPeak, s.heapAfterGcBytes());
+        }
+    }
+
+    private Summary measure(ServerProcess server, Point p, byte[] body) throws IOException, InterruptedException {
         CRC32C crc = new CRC32C();
         crc.update(body);
-        LoadGenerator.Plan plan = new LoadGenerator.Plan(server.base().resolve(page.id()), connections,
-                Math.min(sweep.loadThreads(), connections), rate, sweep.warmup(), sweep.duration(), body.length,
-                crc.getValue(), page.itemEnds(body)[0], Duration.ofSeconds(10));
-
-        // Server resources, sampled during the measured window only.
+        LoadGenerator.Plan plan = new LoadGenerator.Plan(server.base().resolve(p.page().id()), p.connections(),
+                Math.min(sweep.loadThreads(), p.connections()), p.rate(), sweep.warmup(), sweep.duration(),
+                body.length, crc.getValue(), p.page().itemEnds(body)[0], Duration.ofSeconds(10));
+        ServerJmx jmx = server.jmx();
+        boolean jfr = sweep.jfr() && jmx != null;
+        Resources res = new Resources();
         AtomicBoolean sampling = new AtomicBoolean(true);
-        AtomicLong rssPeak = new AtomicLong(-1);
-        AtomicLong threadsPeak = new AtomicLong(-1);
-        long[] cpuAtStart = {-1};
-        Thread sampler = Thread.ofPlatform().daemon(true).start(() -> {
+        Thread sampler = Thread.ofPlatform().daemon(true).name("pssr-sampler").start(() -> {
             try {
                 Thread.sleep(sweep.warmup().toMillis());
-                cpuAtStart[0] = server.cpuNanos();
+                res.cpuStart = server.cpuNanos();
+                if (jmx != null) {
+                    res.add(jmx.sample());
+                }
+                if (jfr) {
+                    jmx.startRecording();
+                }
+                long nextJmx = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(JMX_SAMPLE_MILLIS);
                 while (sampling.get()) {
                     long[] m = server.memoryAndThreads();
-                    rssPeak.accumulateAndGet(m[0], Math::max);
-                    threadsPeak.accumulateAndGet(m[1], Math::max);
-                    Thread.sleep(100);
+                    if (m[0] >= 0) {
+                        res.rssPeakKb = Math.max(res.rssPeakKb, m[0]);
+                        res.rssSumKb += m[0];
+                        res.rssSamples++;
+                    }
+                    res.threadsPeak = Math.max(res.threadsPeak, m[1]);
+                    if (jmx != null && System.nanoTime() >= nextJmx) {
+                        res.add(jmx.sample());
+                        nextJmx += TimeUnit.MILLISECONDS.toNanos(JMX_SAMPLE_MILLIS);
+                    }
+                    Thread.sleep(PROC_SAMPLE_MILLIS);
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {   // JMX failures arrive unchecked: the columns stay empty
+                res.first = null;
             }
         });
-        LoadGenerator.Result r = LoadGenerator.run(plan);
-        long cpuAtEnd = server.cpuNanos();
+        LoadGenerator.Result r = LoadGenerator.run(plan, () -> stopped);
         sampling.set(false);
-        sampler.join();
+        sampler.join();   // the sampler's writes happen-before the reads below
+        res.cpuEnd = server.cpuNanos();
+        if (res.first != null) {
+            try {
+                res.add(jmx.sample());
+            } catch (RuntimeException e) {
+                res.first = null;
+            }
+        }
+        if (jfr) {
+            jmx.stopRecording(sweep.out().resolve("jfr/" + p.name() + ".jfr"));
+        }
 
-        String point = label(c) + "-" + page.id() + "-c" + connections + (rate > 0 ? "-r" + (long) rate : "");
-        writeHgrm(point + ".ttfb", r.ttfb());
-        writeHgrm(point + ".first-item", r.firstItem());
-        writeHgrm(point + ".ttlb", r.ttlb());
+        writeHgrm(p.name() + ".ttfb", r.ttfb());
+        writeHgrm(p.name() + ".first-item", r.firstItem());
+        writeHgrm(p.name() + ".ttlb", r.ttlb());
         String invalid = Summary.invalidReason(r.requests(), r.errors(), String.format(Locale.ROOT,
                 "non-2xx %d, wrong body %d, i/o %d, timeout %d", r.non2xx(), r.wrongBodies(), r.ioErrors(),
-                r.timeouts()), r.requestsPerSecond(), rate);
-        double cpuMsPerReq = cpuAtStart[0] < 0 || cpuAtEnd < 0 || r.requests() == 0 ? Double.NaN
-                : (cpuAtEnd - cpuAtStart[0]) / 1e6 / r.requests();
-        return base(c, page, connections, rate)
+                r.timeouts()), r.requestsPerSecond(), p.rate());
+        long requests = r.requests();
+        boolean jmxOk = res.first != null;
+        return base(p)
                 .set("duration_s", r.seconds())
-                .set("requests", r.requests())
+                .set("requests", requests)
                 .set("errors", r.errors())
                 .set("valid", invalid == null)
                 .set("req_per_s", r.requestsPerSecond())
@@ -183,28 +365,53 @@ public final class Bench {
                 .set("ttlb_p999_ms", ms(r.ttlb(), 99.9))
                 .set("ttlb_max_ms", r.ttlb().getTotalCount() == 0 ? Double.NaN : r.ttlb().getMaxValue() / 1000.0)
                 .set("chunks_mean", r.chunksMean())
-                .set("cpu_ms_per_req", cpuMsPerReq)
-                .set("rss_peak_mb", rssPeak.get() < 0 ? Double.NaN : rssPeak.get() / 1024.0)
-                .set("threads_peak", threadsPeak.get() < 0 ? null : threadsPeak.get())
-                .set("client_cpu_ms_per_req", r.requests() == 0 ? Double.NaN : r.clientCpuNanos() / 1e6 / r.requests())
-                .set("note", invalid);
+                .set("cpu_ms_per_req", res.cpuStart < 0 || res.cpuEnd < 0 || requests == 0 ? Double.NaN
+                        : (res.cpuEnd - res.cpuStart) / 1e6 / requests)
+                .set("client_cpu_ms_per_req", requests == 0 ? Double.NaN : r.clientCpuNanos() / 1e6 / requests)
+                .set("rss_peak_mb", res.rssPeakKb < 0 ? Double.NaN : res.rssPeakKb / 1024.0)
+                .set("rss_mean_mb", res.rssSamples == 0 ? Double.NaN : res.rssSumKb / 1024.0 / res.rssSamples)
+                .set("heap_mb", !jmxOk || res.heapAfterGcPeak < 0 ? Double.NaN : res.heapAfterGcPeak / (1024.0 * 1024))
+                .set("threads_peak", res.threadsPeak < 0 ? null : res.threadsPeak)
+                .set("vthreads_peak", !jmxOk || res.vthreadsPeak < 0 ? null : res.vthreadsPeak)
+                .set("gc_count", jmxOk ? res.last.gcCount() - res.first.gcCount() : null)
+                .set("gc_ms", jmxOk ? res.last.gcMillis() - res.first.gcMillis() : null)
+                .set("note", invalid != null ? invalid : server.jmxProblem());
     }
 
     private static double ms(Histogram h, double percentile) {
         return h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(percentile) / 1000.0;
     }
 
-    private Summary base(Combination c, Page page, int connections, double rate) {
+    private static Summary base(Point p) {
+        Combination c = p.combination();
         return new Summary().set("tool", "pssrbench").set("server", c.server().id()).set("engine", c.engine().id())
-                .set("mode", c.approach().id()).set("page", page.id()).set("model", rate > 0 ? "open" : "closed")
-                .set("connections", connections).set("rate", rate > 0 ? String.valueOf((long) rate) : "");
+                .set("mode", c.approach().id()).set("page", p.page().id()).set("model", p.rate() > 0 ? "open" : "closed")
+                .set("connections", p.connections()).set("rate", p.rate() > 0 ? String.valueOf((long) p.rate()) : "");
     }
 
-    private Summary failed(Combination c, Page page, int connections, double rate, String why) {
-        return base(c, page, connections, rate).set("requests", 0).set("valid", false).set("note", why);
+    private static Summary failed(Point p, String why) {
+        return base(p).set("requests", 0).set("valid", false).set("note", why);
+    }
+
+    /** Where a valid closed-loop row of the raw baseline is, the ceiling of the others at the same point. */
+    private static String ceilingKey(Summary row) {
+        return String.join("|", row.get("tool"), row.get("server"), row.get("mode"), row.get("page"),
+                row.get("connections"));
+    }
+
+    private void noteCeiling(Summary row) {
+        boolean baseline = Registry.ENGINES.stream().anyMatch(e -> e.baseline() && e.id().equals(row.get("engine")));
+        if (baseline && row.get("model").equals("closed") && row.get("valid").equals("true")) {
+            ceilings.put(ceilingKey(row), Double.parseDouble(row.get("req_per_s")));
+        }
     }
 
     private void record(Summary row) throws IOException {
+        noteCeiling(row);
+        Double ceiling = ceilings.get(ceilingKey(row));
+        if (ceiling != null && ceiling > 0 && row.get("model").equals("closed") && row.get("valid").equals("true")) {
+            row.set("ceiling_fraction", Double.parseDouble(row.get("req_per_s")) / ceiling);
+        }
         rows.add(row);
         row.appendTo(sweep.out().resolve("summary.csv"));
         List<Map<String, String>> json = new ArrayList<>();
@@ -224,25 +431,29 @@ public final class Bench {
         }
     }
 
-    private void progress(int done, int total, long started, Combination c, Page page, int connections,
-                          double rate) {
+    private void progress(int done, int total, long started, Point p) {
         long elapsed = System.nanoTime() - started;
         String eta = done == 1 ? "?" : Durations.format(Duration.ofSeconds(
                 Math.round(elapsed / 1e9 / (done - 1) * (total - done + 1))));
-        console.printf(Locale.ROOT, "bench: point %d/%d %s %s c%d %s (ETA %s)%n", done, total, c, page.id(),
-                connections, rate > 0 ? "rate " + (long) rate + "/s" : "closed loop", eta);
+        console.printf(Locale.ROOT, "bench: point %d/%d %s %s c%d %s (ETA %s)%n", done, total, p.combination(),
+                p.page().id(), p.connections(), p.rate() > 0 ? "rate " + (long) p.rate() + "/s" : "closed loop", eta);
         console.flush();
     }
 
     private void printTable() {
-        console.printf(Locale.ROOT, "%n%-8s %-9s %-9s %-13s %5s %6s %10s %9s %9s %9s %7s%n", "server", "engine",
-                "mode", "page", "conns", "rate", "req/s", "ttfb p50", "ttlb p50", "ttlb p99", "valid");
+        String format = "%-8s %-9s %-9s %-13s %5s %6s %10s %9s %9s %9s %9s %7s %7s%n";
+        console.printf(Locale.ROOT, "%n" + format, "server", "engine", "mode", "page", "conns", "rate", "req/s",
+                "ttfb p50", "ttlb p50", "ttlb p99", "cpu/req", "ceiling", "valid");
         for (Summary r : rows) {
-            console.printf(Locale.ROOT, "%-8s %-9s %-9s %-13s %5s %6s %10s %9s %9s %9s %7s%n", r.get("server"),
-                    r.get("engine"), r.get("mode"), r.get("page"), r.get("connections"),
-                    r.get("rate").isEmpty() ? "-" : r.get("rate"), r.get("req_per_s"), r.get("ttfb_p50_ms"),
-                    r.get("ttlb_p50_ms"), r.get("ttlb_p99_ms"), r.get("valid"));
+            console.printf(Locale.ROOT, format, r.get("server"), r.get("engine"), r.get("mode"), r.get("page"),
+                    r.get("connections"), r.get("rate").isEmpty() ? "-" : r.get("rate"), r.get("req_per_s"),
+                    r.get("ttfb_p50_ms"), r.get("ttlb_p50_ms"), r.get("ttlb_p99_ms"), r.get("cpu_ms_per_req"),
+                    r.get("ceiling_fraction"), r.get("valid"));
+            if (!r.get("valid").equals("true")) {
+                console.println("    " + r.get("note"));
+            }
         }
+        console.println("(milliseconds; cpu/req: server CPU per request; ceiling: throughput / the raw baseline's)");
         console.println("bench: results in " + sweep.out().toAbsolutePath());
         console.flush();
     }
@@ -261,9 +472,20 @@ public final class Bench {
         p.put("load_average", loadAverage());
         p.put("flags", sweep.flags());
         p.put("server_cpus", String.join(" ", sweep.serverCpuPrefix()));
+        p.put("server_jvm_flags", ServerProcess.JVM_FLAGS);
         p.put("libraries", libraries());
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-                .writeValue(sweep.out().resolve("provenance.json").toFile(), p);
+        ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        Path file = sweep.out().resolve("provenance.json");
+        if (sweep.resume() && Files.exists(file)) {
+            // The first run's provenance stays; each resumed run adds its own, since the machine may have changed.
+            @SuppressWarnings("unchecked")
+            Map<String, Object> first = json.readValue(file.toFile(), LinkedHashMap.class);
+            @SuppressWarnings("unchecked")
+            List<Object> resumed = (List<Object>) first.computeIfAbsent("resumed", k -> new ArrayList<>());
+            resumed.add(p);
+            p = first;
+        }
+        json.writeValue(file.toFile(), p);
     }
 
     private static String git() {

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * PssrBench's load generator: HTTP/1.1 keep-alive GETs over non-blocking sockets, many connections per thread, in
@@ -81,6 +82,11 @@ public final class LoadGenerator {
 
     /** Runs the warm-up, then the measured window, and returns the measured window's numbers. */
     public static Result run(Plan plan) throws IOException, InterruptedException {
+        return run(plan, () -> false);
+    }
+
+    /** As {@link #run(Plan)}, but ends early (within 100 ms) once {@code stop} answers true. */
+    public static Result run(Plan plan, BooleanSupplier stop) throws IOException, InterruptedException {
         long start = System.nanoTime();
         long measureFrom = start + plan.warmup().toNanos();
         long end = measureFrom + plan.duration().toNanos();
@@ -88,7 +94,7 @@ public final class LoadGenerator {
         for (int t = 0; t < plan.threads(); t++) {
             int from = t * plan.connections() / plan.threads();
             int to = (t + 1) * plan.connections() / plan.threads();
-            workers.add(new Worker(plan, from, to, start, measureFrom, end));
+            workers.add(new Worker(plan, from, to, start, measureFrom, end, stop));
         }
         List<Thread> threads = new ArrayList<>();
         for (Worker w : workers) {
@@ -138,10 +144,12 @@ public final class LoadGenerator {
         private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(64 * 1024);
         private final byte[] request;
         private long requests, non2xx, wrongBodies, ioErrors, timeouts, chunks, cpuNanos;
+        private final BooleanSupplier stop;
         private IOException failure;
 
-        Worker(Plan plan, int from, int to, long start, long measureFrom, long end) {
+        Worker(Plan plan, int from, int to, long start, long measureFrom, long end, BooleanSupplier stop) {
             this.plan = plan;
+            this.stop = stop;
             this.measureFrom = measureFrom;
             this.end = end;
             this.connections = new Connection[to - from];
@@ -170,7 +178,7 @@ public final class LoadGenerator {
                     if (cpuAtMeasure < 0 && now >= measureFrom) {
                         cpuAtMeasure = cpu.getCurrentThreadCpuTime();
                     }
-                    if (now >= end) {
+                    if (now >= end || stop.getAsBoolean()) {
                         break;
                     }
                     long wait = Math.min(end - now, TimeUnit.MILLISECONDS.toNanos(100));

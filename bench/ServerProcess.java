@@ -23,14 +23,27 @@ import java.util.regex.Pattern;
 /**
  * One measured combination in its own server JVM, started from the same jar or sources as this one on an
  * ephemeral loopback port; ready once it answers HTTP; stopped by its PID. Its CPU time, resident memory and
- * thread count are read from /proc while it runs.
+ * thread count are read from /proc while it runs, the rest of its resources over JMX ({@link ServerJmx}).
  */
 final class ServerProcess implements AutoCloseable {
 
     private static final Pattern URL = Pattern.compile("serving (http://\\S+/) ");
 
+    /**
+     * The server JVM's options: Netty's native transport needs native access; the export lets ServerStats count
+     * virtual threads through the JDK's internal thread containers (no public API does); and Helidon, which by
+     * default rejects all Java deserialization JVM-wide (JEP 290), must let JMX over RMI through, or bench could
+     * not read the server's MXBeans (standard JMX and RMI types only). Nothing else: heap and GC are the JVM's
+     * defaults for this machine, as a user would start the server.
+     */
+    static final List<String> JVM_FLAGS = List.of("--enable-native-access=ALL-UNNAMED",
+            "--add-exports=java.base/jdk.internal.vm=ALL-UNNAMED",
+            "-Dhelidon.serialFilter.pattern=javax.management.**;java.lang.*;java.rmi.**;java.util.*");
+
     private final Process process;
     private final URI base;
+    private ServerJmx jmx;
+    private String jmxProblem;
 
     private ServerProcess(Process process, URI base) {
         this.process = process;
@@ -39,13 +52,9 @@ final class ServerProcess implements AutoCloseable {
 
     static ServerProcess start(Combination c, Duration delay, List<String> cpuPrefix, Path log)
             throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(cpuPrefix);
-        command.add(ProcessHandle.current().info().command().orElse("java"));
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add("--enable-native-access=ALL-UNNAMED");
-        command.addAll(List.of("PssrBench", "serve", "--server=" + c.server().id(), "--engine=" + c.engine().id(),
-                "--mode=" + c.approach().id(), "--port=0", "--delay=" + Durations.format(delay)));
+        List<String> command = command(cpuPrefix, "serve", "--server=" + c.server().id(),
+                "--engine=" + c.engine().id(), "--mode=" + c.approach().id(), "--port=0",
+                "--delay=" + Durations.format(delay));
         Process p = new ProcessBuilder(command).redirectError(log.toFile()).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         String line = out.readLine();
@@ -55,8 +64,31 @@ final class ServerProcess implements AutoCloseable {
             throw new IOException("the server " + c + " did not start: " + Files.readString(log).strip());
         }
         ServerProcess server = new ServerProcess(p, URI.create(url.group(1)));
-        server.awaitReady();
+        try {
+            server.awaitReady();
+        } catch (IOException | RuntimeException e) {
+            server.close();
+            throw e;
+        }
+        try {
+            server.jmx = ServerJmx.attach(p.pid());
+        } catch (IOException | RuntimeException e) {   // measurable all the same, with fewer columns
+            server.jmxProblem = "no JMX from the server (" + e + "): heap, GC, virtual threads and source floor"
+                    + " not measured";
+        }
         return server;
+    }
+
+    /** A PssrBench command in a new JVM: this JVM's java and classpath, {@link #JVM_FLAGS}, after {@code prefix}. */
+    static List<String> command(List<String> prefix, String... args) {
+        List<String> command = new ArrayList<>(prefix);
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.addAll(JVM_FLAGS);
+        command.add("PssrBench");
+        command.addAll(List.of(args));
+        return command;
     }
 
     /** Readiness by HTTP: the index page answers 200. */
@@ -84,6 +116,15 @@ final class ServerProcess implements AutoCloseable {
 
     URI base() {
         return base;
+    }
+
+    /** The server JVM's ServerStats and flight recorder over JMX, or null (then {@link #jmxProblem()} says why). */
+    ServerJmx jmx() {
+        return jmx;
+    }
+
+    String jmxProblem() {
+        return jmxProblem;
     }
 
     long pid() {
@@ -123,6 +164,13 @@ final class ServerProcess implements AutoCloseable {
     /** SIGTERM, then wait; the server drains and exits 0. */
     @Override
     public void close() throws InterruptedException {
+        if (jmx != null) {
+            try {
+                jmx.close();
+            } catch (IOException e) {
+                // the server is stopping anyway
+            }
+        }
         process.destroy();
         if (!process.waitFor(15, TimeUnit.SECONDS)) {
             process.destroyForcibly().waitFor();

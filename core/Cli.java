@@ -152,6 +152,7 @@ public final class Cli {
             Logs.configure();
             Site site = new Site(config);
             requireFreePort(config);
+            ServerStats.register(site);
             Server.Running running = config.server().start(config, site);
             CountDownLatch stop = new CountDownLatch(1);
             Signals.onTermination(stop::countDown);
@@ -411,6 +412,18 @@ public final class Cli {
         @Option(names = "--out", paramLabel = "DIR", description = "Results folder (default: results/<UTC timestamp>).")
         java.nio.file.Path out;
 
+        @Option(names = "--resume", description = "Continue the interrupted sweep in --out: measure only the points"
+                + " its summary.csv does not hold yet.")
+        boolean resume;
+
+        @Option(names = "--jfr", description = "Keep a JFR recording (JDK 'default' settings) of the server per point,"
+                + " in jfr/.")
+        boolean jfr;
+
+        @Option(names = "--no-baseline", description = "Do not add the raw baseline engine on each selected server and"
+                + " mode (then ceiling_fraction stays empty).")
+        boolean noBaseline;
+
         @Override
         public Integer call() throws Exception {
             List<Combination> chosen = all ? Registry.combinations()
@@ -425,6 +438,12 @@ public final class Cli {
             }
             if (duration.isZero()) {
                 throw new UsageException("--duration must be longer than 0.");
+            }
+            if (resume && out == null) {
+                throw new UsageException("--resume continues a sweep: name its folder with --out=DIR.");
+            }
+            if (resume && !java.nio.file.Files.isRegularFile(out.resolve("summary.csv"))) {
+                throw new UsageException("nothing to resume: " + out + " has no summary.csv.");
             }
             java.nio.file.Path folder = out != null ? out : java.nio.file.Path.of("results",
                     java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
@@ -442,11 +461,20 @@ public final class Cli {
             java.util.Map<String, String> flags = new java.util.LinkedHashMap<>();
             spec.commandLine().getParseResult().matchedOptions().forEach(o ->
                     flags.put(o.longestName(), String.valueOf((Object) o.getValue())));
+            if (!noBaseline) {
+                chosen = bench.Bench.withBaselines(chosen);
+            }
             flags.put("selected", chosen.stream().map(Combination::toString).toList().toString());
-            var sweep = new bench.Bench.Sweep(chosen, chosenPages, connections, rates, warmup, duration, delay,
-                    loadThreads, folder, serverPrefix, flags);
-            int invalid = new bench.Bench(sweep, spec.commandLine().getOut()).run();
-            return invalid == 0 ? 0 : 1;
+            var sweep = new bench.Bench.Sweep(chosen, chosenPages,
+                    connections, rates, warmup, duration, delay, loadThreads, folder, serverPrefix, flags, resume, jfr);
+            bench.Bench bench = new bench.Bench(sweep, spec.commandLine().getOut());
+            Runnable restoreSignals = Signals.onTermination(bench::stop);
+            try {
+                int invalid = bench.run();
+                return invalid < 0 ? 130 : invalid == 0 ? 0 : 1;   // 130: stopped by Ctrl-C, as shells report it
+            } finally {
+                restoreSignals.run();
+            }
         }
     }
 }

@@ -27,7 +27,7 @@ class BenchTest {
         StringWriter console = new StringWriter();
         var sweep = new Bench.Sweep(List.of(c), List.of(Page.STOCKS), List.of(1, 4), List.of(),
                 Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofMillis(1), 1, out, List.of(),
-                Map.of("test", "true"));
+                Map.of("test", "true"), false, false);
         int invalid = new Bench(sweep, new PrintWriter(console, true)).run();
         assertEquals(0, invalid, console.toString());
         List<String> lines = Files.readAllLines(out.resolve("summary.csv"));
