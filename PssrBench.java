@@ -15,6 +15,8 @@
 //DEPS org.jsoup:jsoup:1.24.1
 //DEPS org.slf4j:slf4j-jdk14:2.0.17
 //DEPS org.hdrhistogram:HdrHistogram:2.2.2
+//DEPS org.jfree:jfreechart:1.5.6
+//DEPS org.jfree:org.jfree.svg:5.0.7
 // The annotation processor that generates JStachio's renderers; jbang has no compile-only scope.
 //DEPS io.jstach:jstachio-apt:1.3.7
 // JDK 23+ no longer runs annotation processors found on the class path unless asked to.

@@ -3,9 +3,13 @@ package core;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -13,8 +17,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Callable;
 
 /**
- * The command line: {@code serve} (the default), {@code list} and {@code verify}. Exit codes: 0 success, 1 a
- * failure at run time (port in use, verification failed), 2 a usage error. Errors are one sentence, no stack trace.
+ * The command line: {@code serve} (the default), {@code list}, {@code verify}, {@code bench}, {@code wrk-row} and
+ * {@code report}. Exit codes: 0 success, 1 a failure at run time (port in use, verification failed), 2 a usage
+ * error. Errors are one sentence, no stack trace.
  */
 @Command(name = "pssrbench", mixinStandardHelpOptions = true, versionProvider = Cli.Version.class,
         sortOptions = false, usageHelpAutoWidth = true,
@@ -28,12 +33,14 @@ import java.util.concurrent.Callable;
                 ""},
         footer = {"", "Without a subcommand, serve (its flags: pssrbench serve --help). Example:",
                 "  jbang PssrBench.java --server=nima --engine=jstachio --mode=virtual"},
-        subcommands = {Cli.Serve.class, Cli.ListCommand.class, Cli.Verify.class, Cli.Bench.class, Cli.WrkRow.class})
+        subcommands = {Cli.Serve.class, Cli.ListCommand.class, Cli.Verify.class, Cli.Bench.class, Cli.WrkRow.class,
+                Cli.ReportCommand.class})
 public final class Cli {
 
     public static final String VERSION = "0.1.0";
 
-    private static final List<String> SUBCOMMANDS = List.of("serve", "list", "verify", "bench", "wrk-row", "help");
+    private static final List<String> SUBCOMMANDS = List.of("serve", "list", "verify", "bench", "wrk-row", "report",
+            "help");
 
     /** Runs the command line and returns the exit code; output goes to the given writers. */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
@@ -475,6 +482,40 @@ public final class Cli {
             } finally {
                 restoreSignals.run();
             }
+        }
+    }
+
+    @Command(name = "report", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
+            description = "Write DIR/report.html from DIR/summary.csv (and DIR/provenance.json): charts and tables"
+                    + " in one self-contained file that opens offline.")
+    static final class ReportCommand implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "DIR",
+                description = "A results folder written by bench or scripts/wrk2-*.sh.")
+        Path dir;
+
+        @Override
+        public Integer call() {
+            if (!Files.isDirectory(dir)) {
+                throw new UsageException("no such folder: " + dir + "; give a results folder written by bench.");
+            }
+            if (!Files.isRegularFile(dir.resolve("summary.csv"))) {
+                throw new UsageException(dir + " has no summary.csv; give a results folder written by bench.");
+            }
+            Path html;
+            try {
+                html = bench.Report.write(dir);
+            } catch (IOException e) {
+                // Almost always the input (another version's columns, a broken CSV or JSON): the user's to fix.
+                throw new UsageException("cannot write a report from " + dir + ": "
+                        + e.getMessage().lines().findFirst().orElse("") + ".");
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            out.println("report: " + html);
+            out.flush();
+            return 0;
         }
     }
 }

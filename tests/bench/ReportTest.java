@@ -1,0 +1,134 @@
+package bench;
+
+import core.Cli;
+import core.Summary;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.jsoup.nodes.Element;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ReportTest {
+
+    private static final String SCRIPT_NOTE = "errors: <script>alert('x')</script> & more";
+
+    /** Two servers, the raw baseline and two engines, closed loop at 1, 2, 4 connections; a wrk row; an invalid row. */
+    private static int writeResults(Path dir) throws IOException {
+        Path csv = dir.resolve("summary.csv");
+        int rows = 0;
+        for (String server : List.of("nima", "netty")) {
+            for (String[] em : List.of(new String[] {"raw", "virtual"}, new String[] {"jstachio", "virtual"},
+                    new String[] {"pebble", "reactive"})) {
+                for (int c : List.of(1, 2, 4)) {
+                    double scale = em[0].equals("raw") ? 1.0 : 0.8;
+                    new Summary().set("tool", "pssrbench").set("server", server).set("engine", em[0])
+                            .set("mode", em[1]).set("page", "stocks").set("model", "closed").set("connections", c)
+                            .set("requests", 1000).set("errors", 0).set("valid", true)
+                            .set("req_per_s", 500.0 * c * scale).set("ttfb_p50_ms", 1.5 * c)
+                            .set("ttlb_p50_ms", 20.0 + c).set("ttlb_p99_ms", 30.0 + c).set("source_ms", 19.0)
+                            .set("cpu_ms_per_req", 0.4).set("rss_peak_mb", 80.0 + c).set("ceiling_fraction", scale)
+                            .appendTo(csv);
+                    rows++;
+                }
+            }
+        }
+        new Summary().set("tool", "wrk").set("server", "nima").set("engine", "jstachio").set("mode", "virtual")
+                .set("page", "stocks").set("model", "closed").set("connections", 8).set("valid", true)
+                .set("req_per_s", 3000.0).set("ttfb_p50_ms", Double.NaN).set("ttlb_p50_ms", 25.0).appendTo(csv);
+        new Summary().set("tool", "pssrbench").set("server", "netty").set("engine", "htmlflow").set("mode", "virtual")
+                .set("page", "stocks").set("model", "closed").set("connections", 1).set("requests", 0)
+                .set("valid", false).set("note", SCRIPT_NOTE).appendTo(csv);
+        Files.writeString(dir.resolve("provenance.json"), """
+                {"pssrbench": "0.1.0", "git": "abc1234", "started": "2025-06-01T10:00:00Z", "java": "21.0.7+6",
+                 "os": "Linux 6.8.0 amd64", "cpu": "Test CPU <model>", "cores": 8, "load_average": "0.10 0.20 0.30",
+                 "flags": {"--connections": "[1, 2, 4]", "selected": "[nima raw virtual]"},
+                 "libraries": {"io.jstach:jstachio": "1.3.7"}}
+                """);
+        return rows + 2;
+    }
+
+    @Test
+    void theReportIsSelfContainedAndShowsEveryRow(@TempDir Path dir) throws IOException {
+        int rows = writeResults(dir);
+        Path html = Report.write(dir);
+        assertEquals(dir.resolve("report.html"), html);
+        Document doc = Jsoup.parse(html.toFile());
+
+        // Nothing to fetch: no script at all (so none injected by the note), no external link or source.
+        assertTrue(doc.select("script").isEmpty(), "no script element");
+        for (Element e : doc.select("[src], [href], link")) {
+            String target = e.hasAttr("src") ? e.attr("src") : e.attr("href");
+            assertFalse(target.matches("(?i)^(https?:)?//.*"), "external resource: " + e.outerHtml());
+        }
+        assertTrue(doc.select("link").isEmpty());
+
+        // A throughput chart per server and page, drawn as inline SVG; wrk's empty TTFB is skipped, not plotted.
+        assertTrue(doc.select("svg").size() >= 2, "inline charts");
+        for (String server : List.of("nima", "netty")) {
+            assertTrue(doc.select("svg").stream().anyMatch(svg -> svg.text().contains("Throughput, " + server)),
+                    "throughput chart for " + server);
+        }
+        assertTrue(doc.select("svg").stream().anyMatch(svg -> svg.text().contains("raw (baseline)")));
+        assertTrue(doc.select("svg").stream().anyMatch(svg -> svg.text().contains("data source floor 19.0 ms")));
+        assertTrue(doc.select("svg").stream().anyMatch(svg -> svg.text().contains("[wrk]")),
+                "wrk's row has its own series where two tools share a chart");
+        assertTrue(doc.select("svg").stream().noneMatch(svg -> svg.text().contains("Time to first byte")
+                && svg.text().contains("[wrk]")), "wrk has no TTFB: no series for it");
+        assertEquals(doc.select("svg").size(), doc.select("svg").stream().map(svg -> svg.id()).distinct().count());
+
+        // The tables hold every row once; the invalid one is listed again with its note, escaped.
+        assertEquals(rows, doc.select("table.points tbody tr").size());
+        assertEquals(1, doc.select("table.invalid tbody tr").size());
+        assertTrue(doc.select("table.invalid").text().contains(SCRIPT_NOTE));
+        assertTrue(Files.readString(html).contains("&lt;script&gt;"));
+        assertTrue(doc.select("a[href=summary.csv]").size() >= 1);
+
+        String provenance = doc.select("table.kv").first().text();
+        for (String value : List.of("0.1.0", "abc1234", "2025-06-01T10:00:00Z", "21.0.7+6", "Linux 6.8.0 amd64",
+                "Test CPU <model>", "8", "0.10 0.20 0.30", "--connections", "[nima raw virtual]", "1.3.7")) {
+            assertTrue(provenance.contains(value), value + " in " + provenance);
+        }
+    }
+
+    @Test
+    void aFolderWithoutProvenanceOrValidRowsStillGivesAReport(@TempDir Path dir) throws IOException {
+        new Summary().set("tool", "pssrbench").set("server", "nima").set("engine", "jstachio").set("mode", "virtual")
+                .set("page", "stocks").set("model", "closed").set("connections", 1).set("valid", false)
+                .set("note", "no request completed").appendTo(dir.resolve("summary.csv"));
+        Document doc = Jsoup.parse(Report.write(dir).toFile());
+        assertTrue(doc.select("svg").isEmpty(), "no chart without data");
+        assertTrue(doc.text().contains("No provenance.json"));
+        assertEquals(1, doc.select("table.points tbody tr").size());
+    }
+
+    @Test
+    void theReportCommandWritesTheFileOrRefusesInOneSentence(@TempDir Path dir) throws IOException {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        assertEquals(2, Cli.run(new PrintWriter(out, true), new PrintWriter(err, true), "report", "/nonexistent"));
+        assertEquals("", out.toString());
+        assertEquals(1, err.toString().lines().count(), err.toString());
+        assertTrue(err.toString().startsWith("pssrbench: no such folder: /nonexistent"), err.toString());
+
+        err.getBuffer().setLength(0);
+        assertEquals(2, Cli.run(new PrintWriter(out, true), new PrintWriter(err, true), "report", dir.toString()));
+        assertEquals(1, err.toString().lines().count(), err.toString());
+        assertTrue(err.toString().contains("has no summary.csv"), err.toString());
+
+        writeResults(dir);
+        assertEquals(0, Cli.run(new PrintWriter(out, true), new PrintWriter(err, true), "report", dir.toString()));
+        assertEquals("report: " + dir.resolve("report.html") + "\n", out.toString());
+        assertTrue(Files.isRegularFile(dir.resolve("report.html")));
+    }
+}
