@@ -202,6 +202,8 @@ public final class Bench {
             }
         }
         printTable();
+        console.println("bench: report in " + Report.write(sweep.out()).toAbsolutePath());
+        console.flush();
         if (stopped) {
             console.printf(Locale.ROOT, "bench: stopped; %d finished points kept in %s; measure the rest with the"
                     + " same flags and --resume --out=%s%n", rows.size(), sweep.out(), sweep.out());
