@@ -47,11 +47,14 @@ import java.util.zip.CRC32C;
  */
 public final class Bench {
 
-    /** What to sweep. {@code rates} empty means the closed loop. */
+    /**
+     * What to sweep. {@code rates} empty means the closed loop; {@code target} null means servers started by bench,
+     * else the one combination is measured at that URL as it runs.
+     */
     public record Sweep(List<Combination> combinations, List<Page> pages, List<Integer> connections,
                         List<Double> rates, Duration warmup, Duration duration, Duration delay, int loadThreads,
                         Path out, List<String> serverCpuPrefix, Map<String, String> flags, boolean resume,
-                        boolean jfr) {
+                        boolean jfr, URI target) {
     }
 
     /** How many runs of the bare data source give its floor (a median); about 0.5 s for Stocks at 1 ms. */
@@ -171,29 +174,17 @@ public final class Bench {
                 break;
             }
             Combination c = group.getKey();
+            if (sweep.target() != null) {   // someone else's server: checked for bytes, not verified or sampled
+                measureAll(group.getValue(), sweep.target(), null, checkBytes(sweep.target(), expected), expected,
+                        progress, total, started);
+                continue;
+            }
             String unverified = verify(c);
             Path log = sweep.out().resolve("logs/" + label(c) + ".server.log");
             try (ServerProcess server = ServerProcess.start(c, sweep.delay(), sweep.serverCpuPrefix(), log)) {
-                String problem = unverified != null ? unverified : checkBytes(server.base(), expected);
-                Map<Page, Double> floors = new EnumMap<>(Page.class);
-                for (Point p : group.getValue()) {
-                    if (stopped) {
-                        break;
-                    }
-                    progress(++progress[0], total, started, p);
-                    Summary row;
-                    if (problem != null) {
-                        row = failed(p, problem);
-                    } else {
-                        double floor = floors.computeIfAbsent(p.page(), page -> sourceFloor(server, page));
-                        byte[] body = expected.get(p.page()).values().iterator().next();
-                        row = measure(server, p, body).set("source_ms", floor);
-                    }
-                    if (stopped) {
-                        break;   // cut short: not a result
-                    }
-                    record(row);
-                }
+                measureAll(group.getValue(), server.base(), server,
+                        unverified != null ? unverified : checkBytes(server.base(), expected), expected, progress,
+                        total, started);
             } catch (IOException e) {
                 for (Point p : group.getValue()) {
                     progress[0]++;
@@ -211,6 +202,31 @@ public final class Bench {
             return -1;
         }
         return (int) rows.stream().filter(r -> !r.get("valid").equals("true")).count();
+    }
+
+    /** The points of one combination against one server ({@code server} null: not started by bench). */
+    private void measureAll(List<Point> points, URI base, ServerProcess server, String problem,
+                            Map<Page, Map<Engine, byte[]>> expected, int[] progress, int total, long started)
+            throws IOException, InterruptedException {
+        Map<Page, Double> floors = new EnumMap<>(Page.class);
+        for (Point p : points) {
+            if (stopped) {
+                break;
+            }
+            progress(++progress[0], total, started, p);
+            Summary row;
+            if (problem != null) {
+                row = failed(p, problem);
+            } else {
+                double floor = floors.computeIfAbsent(p.page(), page -> sourceFloor(server, page));
+                byte[] body = expected.get(p.page()).values().iterator().next();
+                row = measure(base, server, p, body).set("source_ms", floor);
+            }
+            if (stopped) {
+                break;   // cut short: not a result
+            }
+            record(row);
+        }
     }
 
     private static String label(Combination c) {
@@ -261,7 +277,7 @@ public final class Bench {
 
     /** The data source alone, in the server JVM, before the page's first point: its median time for a page. */
     private static double sourceFloor(ServerProcess server, Page page) {
-        if (server.jmx() == null) {
+        if (server == null || server.jmx() == null) {
             return Double.NaN;
         }
         try {
@@ -288,17 +304,21 @@ public final class Bench {
         }
     }
 
-    private Summary measure(ServerProcess server, Point p, byte[] body) throws IOException, InterruptedException {
+    private Summary measure(URI base, ServerProcess server, Point p, byte[] body)
+            throws IOException, InterruptedException {
         CRC32C crc = new CRC32C();
         crc.update(body);
-        LoadGenerator.Plan plan = new LoadGenerator.Plan(server.base().resolve(p.page().id()), p.connections(),
+        LoadGenerator.Plan plan = new LoadGenerator.Plan(base.resolve(p.page().id()), p.connections(),
                 Math.min(sweep.loadThreads(), p.connections()), p.rate(), sweep.warmup(), sweep.duration(),
                 body.length, crc.getValue(), p.page().itemEnds(body)[0], Duration.ofSeconds(10));
-        ServerJmx jmx = server.jmx();
+        ServerJmx jmx = server == null ? null : server.jmx();
         boolean jfr = sweep.jfr() && jmx != null;
         Resources res = new Resources();
-        AtomicBoolean sampling = new AtomicBoolean(true);
+        AtomicBoolean sampling = new AtomicBoolean(server != null);
         Thread sampler = Thread.ofPlatform().daemon(true).name("pssr-sampler").start(() -> {
+            if (!sampling.get()) {
+                return;
+            }
             try {
                 Thread.sleep(sweep.warmup().toMillis());
                 res.cpuStart = server.cpuNanos();
@@ -332,7 +352,7 @@ public final class Bench {
         LoadGenerator.Result r = LoadGenerator.run(plan, () -> stopped);
         sampling.set(false);
         sampler.join();   // the sampler's writes happen-before the reads below
-        res.cpuEnd = server.cpuNanos();
+        res.cpuEnd = server == null ? -1 : server.cpuNanos();
         if (res.first != null) {
             try {
                 res.add(jmx.sample());
@@ -377,7 +397,8 @@ public final class Bench {
                 .set("vthreads_peak", !jmxOk || res.vthreadsPeak < 0 ? null : res.vthreadsPeak)
                 .set("gc_count", jmxOk ? res.last.gcCount() - res.first.gcCount() : null)
                 .set("gc_ms", jmxOk ? res.last.gcMillis() - res.first.gcMillis() : null)
-                .set("note", invalid != null ? invalid : server.jmxProblem());
+                .set("note", invalid != null ? invalid : server == null ? "server at " + base
+                        + " (started elsewhere): its resources not measured" : server.jmxProblem());
     }
 
     private static double ms(Histogram h, double percentile) {

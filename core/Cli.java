@@ -427,6 +427,11 @@ public final class Cli {
                 + " in jfr/.")
         boolean jfr;
 
+        @Option(names = "--target", paramLabel = "URL", description = "Measure a server already running at URL"
+                + " (name its combination with one --server, --engine and --mode; no baseline; its resources are"
+                + " not measured), e.g. to compare with wrk on the same server.")
+        URI target;
+
         @Option(names = "--no-baseline", description = "Do not add the raw baseline engine on each selected server and"
                 + " mode (then ceiling_fraction stays empty).")
         boolean noBaseline;
@@ -468,12 +473,16 @@ public final class Cli {
             java.util.Map<String, String> flags = new java.util.LinkedHashMap<>();
             spec.commandLine().getParseResult().matchedOptions().forEach(o ->
                     flags.put(o.longestName(), String.valueOf((Object) o.getValue())));
-            if (!noBaseline) {
+            if (target != null && (chosen.size() != 1 || all)) {
+                throw new UsageException("--target measures one running server: name it with one --server, --engine"
+                        + " and --mode.");
+            }
+            if (!noBaseline && target == null) {
                 chosen = bench.Bench.withBaselines(chosen);
             }
             flags.put("selected", chosen.stream().map(Combination::toString).toList().toString());
-            var sweep = new bench.Bench.Sweep(chosen, chosenPages,
-                    connections, rates, warmup, duration, delay, loadThreads, folder, serverPrefix, flags, resume, jfr);
+            var sweep = new bench.Bench.Sweep(chosen, chosenPages, connections, rates, warmup, duration, delay,
+                    loadThreads, folder, serverPrefix, flags, resume, jfr, target);
             bench.Bench bench = new bench.Bench(sweep, spec.commandLine().getOut());
             Runnable restoreSignals = Signals.onTermination(bench::stop);
             try {

@@ -71,6 +71,10 @@ class CliTest {
         refused("unknown page 'home'; valid pages: presentations, stocks", "bench", "--page=home");
         refused("--rate takes positive requests per second", "bench", "--rate=0");
         refused("write a number and a unit", "bench", "--duration=3");
+        refused("--resume continues a sweep: name its folder with --out=DIR", "bench", "--resume");
+        refused("nothing to resume", "bench", "--resume", "--out=/nonexistent/pssrbench");
+        refused("--target measures one running server", "bench", "--target=http://127.0.0.1:1/");
+        refused("no such folder", "report", "/nonexistent/pssrbench");
     }
 
     @Test
