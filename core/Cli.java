@@ -218,25 +218,56 @@ public final class Cli {
         }
     }
 
+    /**
+     * Which combinations verify and bench take: comma lists checked against the registry, or --all; --target
+     * names one combination that is already running elsewhere.
+     */
+    static final class Selection {
+        @Option(names = "--server", split = ",", paramLabel = "ID",
+                description = "Servers, comma-separated: ${sys:pssrbench.servers}.")
+        List<String> servers = List.of();
+
+        @Option(names = "--engine", split = ",", paramLabel = "ID",
+                description = "Engines, comma-separated: ${sys:pssrbench.engines} (default: all).")
+        List<String> engines = List.of();
+
+        @Option(names = "--mode", split = ",", paramLabel = "ID",
+                description = "Modes, comma-separated: ${sys:pssrbench.modes} (default: all).")
+        List<String> modes = List.of();
+
+        @Option(names = "--all", description = "Every valid combination.")
+        boolean all;
+
+        @Option(names = "--target", paramLabel = "URL", description = "A server that is already running at URL"
+                + " instead of one started here: name its combination with one --server, --engine and --mode.")
+        URI target;
+
+        /** The selected combinations; {@code defaultServers} when no --server is given. */
+        List<Combination> combinations(List<String> defaultServers) {
+            if (all && !(servers.isEmpty() && engines.isEmpty() && modes.isEmpty())) {
+                throw new UsageException("--all selects every combination: leave out --server, --engine and --mode.");
+            }
+            List<Combination> chosen = all ? Registry.combinations()
+                    : Registry.select(servers.isEmpty() ? defaultServers : servers, engines, modes);
+            if (target != null && chosen.size() != 1) {
+                throw new UsageException("--target is one running server: name it with one --server, --engine and"
+                        + " --mode.");
+            }
+            return chosen;
+        }
+    }
+
     @Command(name = "verify", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
-            description = "Start each selected combination on a free loopback port and check both pages: status"
-                    + " and headers, the same bytes as every engine, the reference page, well-formed HTML,"
-                    + " progressive arrival and identical bodies under concurrency. Exits 1 if any check fails.")
+            description = "Start each selected combination (all by default) on a free loopback port and check both"
+                    + " pages: status and headers, the same bytes as every engine, the reference page, well-formed"
+                    + " HTML, progressive arrival and identical bodies under concurrency. Exits 1 if any check"
+                    + " fails.")
     static final class Verify implements Callable<Integer> {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
-        @Option(names = "--server", split = ",", paramLabel = "ID",
-                description = "Servers to verify (default: all of ${sys:pssrbench.servers}).")
-        List<String> servers = List.of();
-
-        @Option(names = "--engine", split = ",", paramLabel = "ID",
-                description = "Engines to verify (default: all of ${sys:pssrbench.engines}).")
-        List<String> engines = List.of();
-
-        @Option(names = "--mode", split = ",", paramLabel = "ID",
-                description = "Modes to verify (default: all of ${sys:pssrbench.modes}).")
-        List<String> modes = List.of();
+        @CommandLine.Mixin
+        Selection selection;
 
         @Option(names = "--delay", paramLabel = "DURATION", defaultValue = "50ms",
                 description = "Delay per item while verifying; large, so that progressive arrival shows"
@@ -248,18 +279,10 @@ public final class Cli {
                         + " (default: ${DEFAULT-VALUE}).")
         int concurrency;
 
-        @Option(names = "--target", paramLabel = "URL",
-                description = "Verify a server that is already running there instead of starting one (give"
-                        + " exactly one --server, --engine and --mode to name it).")
-        URI target;
-
         @Override
         public Integer call() {
-            List<Combination> chosen = Registry.select(servers, engines, modes);
-            if (target != null && chosen.size() != 1) {
-                throw new UsageException("--target verifies one running server: name it with one --server,"
-                        + " --engine and --mode.");
-            }
+            List<Combination> chosen = selection.combinations(Registry.SERVERS.stream().map(Server::id).toList());
+            URI target = selection.target;
             Logs.configure();
             PrintWriter out = spec.commandLine().getOut();
             Verifier verifier = new Verifier(delay, concurrency);
@@ -361,24 +384,15 @@ public final class Cli {
     }
 
     @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
-            description = "Measure combinations with the built-in load generator: each in its own server JVM,"
-                    + " verified first, then every page x connection count (x rate); results in --out.")
+            description = "Measure combinations with the built-in load generator (by default every engine and mode"
+                    + " on ${sys:pssrbench.server}): each in its own server JVM, verified first, then every page x"
+                    + " connection count (x rate); results in --out.")
     static final class Bench implements Callable<Integer> {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
-        @Option(names = "--server", split = ",", paramLabel = "ID",
-                description = "Servers (default: ${sys:pssrbench.server}; --all for every combination).")
-        List<String> servers = List.of();
-
-        @Option(names = "--engine", split = ",", paramLabel = "ID", description = "Engines (default: all).")
-        List<String> engines = List.of();
-
-        @Option(names = "--mode", split = ",", paramLabel = "ID", description = "Modes (default: all).")
-        List<String> modes = List.of();
-
-        @Option(names = "--all", description = "Every valid combination.")
-        boolean all;
+        @CommandLine.Mixin
+        Selection selection;
 
         @Option(names = "--page", split = ",", paramLabel = "ID", defaultValue = "stocks",
                 description = "Pages (default: ${DEFAULT-VALUE}).")
@@ -427,20 +441,14 @@ public final class Cli {
                 + " in jfr/.")
         boolean jfr;
 
-        @Option(names = "--target", paramLabel = "URL", description = "Measure a server already running at URL"
-                + " (name its combination with one --server, --engine and --mode; no baseline; its resources are"
-                + " not measured), e.g. to compare with wrk on the same server.")
-        URI target;
-
         @Option(names = "--no-baseline", description = "Do not add the raw baseline engine on each selected server and"
                 + " mode (then ceiling_fraction stays empty).")
         boolean noBaseline;
 
         @Override
         public Integer call() throws Exception {
-            List<Combination> chosen = all ? Registry.combinations()
-                    : Registry.select(servers.isEmpty() ? List.of(Registry.SERVERS.get(0).id()) : servers, engines,
-                    modes);
+            List<Combination> chosen = selection.combinations(List.of(Registry.SERVERS.get(0).id()));
+            URI target = selection.target;
             List<Page> chosenPages = pages.stream().map(Page::byId).toList();
             if (connections.stream().anyMatch(c -> c < 1) || loadThreads < 1) {
                 throw new UsageException("--connections and --load-threads take whole numbers of at least 1.");
@@ -473,10 +481,6 @@ public final class Cli {
             java.util.Map<String, String> flags = new java.util.LinkedHashMap<>();
             spec.commandLine().getParseResult().matchedOptions().forEach(o ->
                     flags.put(o.longestName(), String.valueOf((Object) o.getValue())));
-            if (target != null && (chosen.size() != 1 || all)) {
-                throw new UsageException("--target measures one running server: name it with one --server, --engine"
-                        + " and --mode.");
-            }
             if (!noBaseline && target == null) {
                 chosen = bench.Bench.withBaselines(chosen);
             }

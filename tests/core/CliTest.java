@@ -73,7 +73,9 @@ class CliTest {
         refused("write a number and a unit", "bench", "--duration=3");
         refused("--resume continues a sweep: name its folder with --out=DIR", "bench", "--resume");
         refused("nothing to resume", "bench", "--resume", "--out=/nonexistent/pssrbench");
-        refused("--target measures one running server", "bench", "--target=http://127.0.0.1:1/");
+        refused("--target is one running server", "bench", "--target=http://127.0.0.1:1/");
+        refused("--target is one running server", "verify", "--server=nima", "--target=http://127.0.0.1:1/");
+        refused("--all selects every combination", "bench", "--all", "--engine=pebble");
         refused("no such folder", "report", "/nonexistent/pssrbench");
     }
 
