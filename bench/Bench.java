@@ -314,45 +314,15 @@ public final class Bench {
         ServerJmx jmx = server == null ? null : server.jmx();
         boolean jfr = sweep.jfr() && jmx != null;
         Resources res = new Resources();
-        AtomicBoolean sampling = new AtomicBoolean(server != null);
-        Thread sampler = Thread.ofPlatform().daemon(true).name("pssr-sampler").start(() -> {
-            if (!sampling.get()) {
-                return;
-            }
-            try {
-                Thread.sleep(sweep.warmup().toMillis());
-                res.cpuStart = server.cpuNanos();
-                if (jmx != null) {
-                    res.add(jmx.sample());
-                }
-                if (jfr) {
-                    jmx.startRecording();
-                }
-                long nextJmx = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(JMX_SAMPLE_MILLIS);
-                while (sampling.get()) {
-                    long[] m = server.memoryAndThreads();
-                    if (m[0] >= 0) {
-                        res.rssPeakKb = Math.max(res.rssPeakKb, m[0]);
-                        res.rssSumKb += m[0];
-                        res.rssSamples++;
-                    }
-                    res.threadsPeak = Math.max(res.threadsPeak, m[1]);
-                    if (jmx != null && System.nanoTime() >= nextJmx) {
-                        res.add(jmx.sample());
-                        nextJmx += TimeUnit.MILLISECONDS.toNanos(JMX_SAMPLE_MILLIS);
-                    }
-                    Thread.sleep(PROC_SAMPLE_MILLIS);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (RuntimeException e) {   // JMX failures arrive unchecked: the columns stay empty
-                res.first = null;
-            }
-        });
+        AtomicBoolean sampling = new AtomicBoolean(true);
+        // A server started elsewhere (--target) has no PID or JMX here: nothing to sample.
+        Thread sampler = server == null ? null : startSampler(server, jmx, jfr, res, sampling);
         LoadGenerator.Result r = LoadGenerator.run(plan, () -> stopped);
         sampling.set(false);
-        sampler.join();   // the sampler's writes happen-before the reads below
-        res.cpuEnd = server == null ? -1 : server.cpuNanos();
+        if (sampler != null) {
+            sampler.join();   // the sampler's writes happen-before the reads below
+            res.cpuEnd = server.cpuNanos();
+        }
         if (res.first != null) {
             try {
                 res.add(jmx.sample());
@@ -399,6 +369,45 @@ public final class Bench {
                 .set("gc_ms", jmxOk ? res.last.gcMillis() - res.first.gcMillis() : null)
                 .set("note", invalid != null ? invalid : server == null ? "server at " + base
                         + " (started elsewhere): its resources not measured" : server.jmxProblem());
+    }
+
+    /**
+     * Samples the server's resources over the measured window: from the end of the warm-up until {@code sampling}
+     * turns false. /proc every {@link #PROC_SAMPLE_MILLIS}, JMX (if attached) every {@link #JMX_SAMPLE_MILLIS}.
+     */
+    private Thread startSampler(ServerProcess server, ServerJmx jmx, boolean jfr, Resources res,
+                                AtomicBoolean sampling) {
+        return Thread.ofPlatform().daemon(true).name("pssr-sampler").start(() -> {
+            try {
+                Thread.sleep(sweep.warmup().toMillis());
+                res.cpuStart = server.cpuNanos();
+                if (jmx != null) {
+                    res.add(jmx.sample());
+                }
+                if (jfr) {
+                    jmx.startRecording();
+                }
+                long nextJmx = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(JMX_SAMPLE_MILLIS);
+                while (sampling.get()) {
+                    long[] m = server.memoryAndThreads();
+                    if (m[0] >= 0) {
+                        res.rssPeakKb = Math.max(res.rssPeakKb, m[0]);
+                        res.rssSumKb += m[0];
+                        res.rssSamples++;
+                    }
+                    res.threadsPeak = Math.max(res.threadsPeak, m[1]);
+                    if (jmx != null && System.nanoTime() >= nextJmx) {
+                        res.add(jmx.sample());
+                        nextJmx += TimeUnit.MILLISECONDS.toNanos(JMX_SAMPLE_MILLIS);
+                    }
+                    Thread.sleep(PROC_SAMPLE_MILLIS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {   // JMX failures arrive unchecked: the columns stay empty
+                res.first = null;
+            }
+        });
     }
 
     private static double ms(Histogram h, double percentile) {
