@@ -17,6 +17,7 @@
 //DEPS org.hdrhistogram:HdrHistogram:2.2.2
 //DEPS org.jfree:jfreechart:1.5.6
 //DEPS org.jfree:org.jfree.svg:5.0.7
+//DEPS org.webjars:bootstrap:5.3.0
 // The annotation processor that generates JStachio's renderers; jbang has no compile-only scope.
 //DEPS io.jstach:jstachio-apt:1.3.7
 // JDK 23+ no longer runs annotation processors found on the class path unless asked to.
@@ -24,6 +25,7 @@
 //SOURCES core/*.java engines/*.java frameworks/*.java bench/*.java
 //FILES templates/=templates/
 //FILES data/=data/
+//FILES assets/=assets/
 // Netty loads its epoll transport through JNI; without this JDK 22+ warns on every start.
 //JAVA_OPTIONS --enable-native-access=ALL-UNNAMED
 

@@ -158,7 +158,7 @@ public final class Cli {
                     Approach.byId(mode), host, port, delay, threads, grace, failAfter);
             Logs.configure();
             Site site = new Site(config);
-            requireFreePort(config);
+            ListenAddress.check(config.host(), config.port());
             ServerStats.register(site);
             Server.Running running = config.server().start(config, site);
             CountDownLatch stop = new CountDownLatch(1);
@@ -172,25 +172,6 @@ public final class Cli {
             running.close();
             System.out.println("pssrbench: stopped");
             return 0;
-        }
-    }
-
-    /**
-     * Checks the address before a server library tries it: some log their own bind failure at length (Helidon
-     * logs SEVERE and returns), and the user should read one sentence instead.
-     */
-    private static void requireFreePort(ServeConfig config) {
-        if (config.port() == 0) {
-            return;
-        }
-        try (java.net.ServerSocket probe = new java.net.ServerSocket()) {
-            probe.setReuseAddress(true);   // as the servers do, so a port in TIME_WAIT is not reported as taken
-            probe.bind(new java.net.InetSocketAddress(config.host(), config.port()));
-        } catch (java.net.BindException e) {
-            throw new PortInUseException(config.host(), config.port(), e);
-        } catch (java.io.IOException e) {
-            throw new UsageException("cannot listen on " + config.host() + ":" + config.port() + ": "
-                    + e.getMessage() + ".");
         }
     }
 

@@ -28,6 +28,13 @@ public final class Matrix {
             row(md, cells);
         }
         md.append('\n');
+        header(md, List.of(), "server", "HTTP/1.0 clients (ApacheBench)");
+        for (Server s : Registry.SERVERS) {
+            row(md, List.of(s.id(), s.servesHttp10()
+                    ? "served: no chunked coding, the body ends when the connection closes; still sent as items arrive"
+                    : "refused: 505 HTTP Version Not Supported, then the connection closes"));
+        }
+        md.append('\n');
         header(md, List.of(), "engine", "what it is", "reads ahead");
         for (Engine e : Registry.ENGINES) {
             row(md, List.of(e.baseline() ? e.id() + " (baseline)" : e.id(), e.description(),

@@ -21,6 +21,14 @@ public interface Server {
     String approachMeaning(Approach approach);
 
     /**
+     * Whether an HTTP/1.0 request gets its page (without chunked coding, which HTTP/1.0 clients such as ApacheBench
+     * cannot read); a server that cannot serve HTTP/1.0 refuses it with 505 and closes the connection.
+     */
+    default boolean servesHttp10() {
+        return true;
+    }
+
+    /**
      * Starts listening and returns once requests are accepted.
      *
      * @throws PortInUseException when the address is taken

@@ -2,6 +2,8 @@ package core;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Logger;
 
@@ -21,64 +23,124 @@ public final class Site {
     private final ServeConfig config;
     private final byte[] index;
     private final AtomicInteger inFlight = new AtomicInteger();
+    /** Requests being handled that have not (yet) started a render: a request counts in one of the two only. */
     private final AtomicInteger handling = new AtomicInteger();
+    /** Whether the request on this thread still counts in {@link #handling}. */
+    private static final ThreadLocal<Boolean> COUNTED_HERE = new ThreadLocal<>();
+    private final Assets assets = Assets.load();
+    /** What each page's GET body is, byte for byte: HEAD gives its length. */
+    private final Map<Page, byte[]> pageBytes = new EnumMap<>(Page.class);
     private volatile boolean draining;
 
     public Site(ServeConfig config) {
         this.config = config;
         this.index = indexPage(config).getBytes(StandardCharsets.UTF_8);
+        for (Page page : Page.values()) {
+            pageBytes.put(page, Reference.render(page, config.engine()).getBytes(StandardCharsets.UTF_8));
+        }
     }
 
     public ServeConfig config() {
         return config;
     }
 
-    /** A server's way of answering; {@code R} is whatever its handler returns (nothing, or a Publisher). */
-    public interface Responder<R> {
-        /** A small complete response. {@code allow} is null except for 405. */
-        R fixed(int status, String contentType, byte[] body, String allow);
-
-        /** 200 with {@link #HTML}; for HEAD the headers only, else the page streamed from {@link #render}. */
-        R page(Page page, boolean head);
+    /**
+     * A complete response that is not a streamed page: its status, type and body, extra headers, and whether the
+     * connection must close after it. For HEAD the server sends the headers a GET would get (Content-Length of
+     * {@code body} included) and no body.
+     */
+    public record Reply(int status, String contentType, byte[] body, boolean head, Map<String, String> headers,
+                        boolean close) {
     }
 
+    /** A server's way of answering; {@code R} is whatever its handler returns (nothing, or a Publisher). */
+    public interface Responder<R> {
+        /** Sends {@code reply} with {@code Content-Length}; closes the connection after it when it says so. */
+        R fixed(Reply reply);
+
+        /** 200 with {@link #HTML}, the page streamed from {@link #render} (GET only: HEAD is a {@link Reply}). */
+        R page(Page page);
+    }
+
+    /**
+     * One request. {@code path} is without the query. Counted from here until its reply is sent, or until its
+     * page's render ends, whichever is later, and never twice (see {@link #drain}).
+     */
     public <R> R handle(String method, String path, Responder<R> responder) {
         handling.incrementAndGet();   // counted before any render exists, so a drain cannot miss this request
+        COUNTED_HERE.set(Boolean.TRUE);
         try {
             return route(method, path, responder);
         } finally {
-            handling.decrementAndGet();
+            if (COUNTED_HERE.get() == Boolean.TRUE) {
+                handling.decrementAndGet();
+            }
+            COUNTED_HERE.remove();
         }
     }
 
     private <R> R route(String method, String path, Responder<R> responder) {
-        Page page = null;
-        if (!path.equals("/")) {
-            for (Page p : Page.values()) {
-                if (p.path().equals(path)) {
-                    page = p;
-                }
-            }
-            if (page == null) {
-                return responder.fixed(404, TEXT, bytes("404 Not Found: " + path + "\n"), null);
-            }
-        }
         boolean head = method.equals("HEAD");
-        if (!head && !method.equals("GET")) {
-            return responder.fixed(405, TEXT, bytes("405 Method Not Allowed: " + method + "\n"), ALLOW);
+        boolean get = head || method.equals("GET");
+        if (path.equals("/")) {
+            return get ? responder.fixed(ok(HTML, index, head, Map.of())) : notAllowed(method, responder);
+        }
+        Assets.Asset asset = assets.find(path);
+        if (asset != null) {
+            return get ? responder.fixed(ok(asset.contentType(), asset.body(), head,
+                    Map.of("Cache-Control", asset.cacheControl()))) : notAllowed(method, responder);
+        }
+        Page page = null;
+        for (Page p : Page.values()) {
+            if (p.path().equals(path)) {
+                page = p;
+            }
         }
         if (page == null) {
-            return responder.fixed(200, HTML, head ? new byte[0] : index, null);
+            return responder.fixed(new Reply(404, TEXT, bytes("404 Not Found: " + path + "\n"), head, Map.of(),
+                    false));
+        }
+        if (!get) {
+            return notAllowed(method, responder);
         }
         if (draining) {
-            return responder.fixed(503, TEXT, bytes("503 Service Unavailable: shutting down\n"), null);
+            // Connection: close and Retry-After, so that keep-alive clients stop sending here instead of
+            // retrying into more 503s and then losing a request to the close at the end of the grace period.
+            return responder.fixed(new Reply(503, TEXT, bytes("503 Service Unavailable: shutting down\n"), head,
+                    Map.of("Retry-After", String.valueOf(Math.max(1, config.grace().toSeconds()))), true));
         }
-        return responder.page(page, head);
+        if (head) {   // the headers a GET would get: its exact length, since every render is byte-identical
+            return responder.fixed(ok(HTML, pageBytes.get(page), true, Map.of()));
+        }
+        return responder.page(page);
+    }
+
+    private static Reply ok(String contentType, byte[] body, boolean head, Map<String, String> headers) {
+        return new Reply(200, contentType, body, head, headers, false);
+    }
+
+    private static <R> R notAllowed(String method, Responder<R> responder) {
+        return responder.fixed(new Reply(405, TEXT, bytes("405 Method Not Allowed: " + method + "\n"),
+                method.equals("HEAD"), Map.of("Allow", ALLOW), false));
+    }
+
+    /**
+     * An HTTP/1.1 request without a Host header: 400, as RFC 9112 section 3.2 requires, for the servers whose
+     * library does not check it itself.
+     */
+    public <R> R missingHost(Responder<R> responder) {
+        return responder.fixed(new Reply(400, TEXT, bytes("400 Bad Request: an HTTP/1.1 request needs a Host"
+                + " header\n"), false, Map.of(), true));
     }
 
     /** A new render of {@code page} for one request, writing its chunks to {@code sink}. */
     public Render render(Page page, ChunkSink sink) {
-        return new Render(config, page, sink, inFlight);
+        Render render = new Render(config, page, sink, inFlight);   // counted in inFlight from here
+        if (COUNTED_HERE.get() == Boolean.TRUE) {   // created while handling: the request is now counted once, here
+            COUNTED_HERE.set(Boolean.FALSE);
+            handling.decrementAndGet();
+        }
+        return render;
     }
 
     /** Renders not yet finished, failed or cancelled. */
@@ -88,8 +150,8 @@ public final class Site {
 
     /**
      * Graceful shutdown, first half: new page requests get 503, and this waits up to {@code grace} for the pages in
-     * flight to finish (a request counts from the moment it reaches {@link #handle}; Reactor Netty subscribes to
-     * the page on the same thread right after). Returns the number still in flight when the grace period ended.
+     * flight to finish (a request counts once, from the moment it reaches {@link #handle} until its reply is sent
+     * or its render ends). Returns the number still in flight when the grace period ended.
      */
     public int drain(Duration grace) throws InterruptedException {
         draining = true;
@@ -112,12 +174,18 @@ public final class Site {
     private static String indexPage(ServeConfig c) {
         StringBuilder links = new StringBuilder();
         for (Page p : Page.values()) {
-            links.append("<li><a href=\"").append(p.path()).append("\">").append(p.title()).append("</a> (")
-                    .append(p.items().size()).append(" items)</li>");
+            links.append("<li class=\"list-group-item\"><a href=\"").append(p.path()).append("\">").append(p.title())
+                    .append("</a> <span class=\"text-body-secondary\">(").append(p.items().size())
+                    .append(" items)</span></li>");
         }
-        return "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>PssrBench</title></head><body>"
-                + "<h1>PssrBench</h1><p>server <b>" + c.server().id() + "</b>, engine <b>" + c.engine().id()
-                + "</b>, mode <b>" + c.approach().id() + "</b>, " + Durations.format(c.delay())
-                + " per item</p><ul>" + links + "</ul></body></html>\n";
+        // Styled with the same Bootstrap the presentations page links, so that / shows whether assets are served.
+        return "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>PssrBench</title>"
+                + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+                + "<link rel=\"icon\" href=\"/images/favicon.ico\">"
+                + "<link rel=\"stylesheet\" href=\"/webjars/bootstrap/5.3.0/css/bootstrap.min.css\"></head>"
+                + "<body><div class=\"container my-4\"><h1>PssrBench</h1><p>server <b>" + c.server().id()
+                + "</b>, engine <b>" + c.engine().id() + "</b>, mode <b>" + c.approach().id() + "</b>, "
+                + Durations.format(c.delay()) + " per item</p><ul class=\"list-group\">" + links
+                + "</ul></div></body></html>\n";
     }
 }

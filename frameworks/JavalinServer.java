@@ -26,6 +26,9 @@ import java.util.Set;
  */
 public final class JavalinServer implements Server {
 
+    private static final Set<String> KNOWN_METHODS = HandlerType.values().stream().filter(HandlerType::isHttpMethod)
+            .map(HandlerType::name).collect(java.util.stream.Collectors.toUnmodifiableSet());
+
     @Override
     public String id() {
         return "javalin";
@@ -71,12 +74,21 @@ public final class JavalinServer implements Server {
                 pool.setName("jetty-" + config.approach().id());
                 cfg.jetty.threadPool = pool;
             }
+            // The method the client sent (ctx.method() would follow an X-HTTP-Method-Override header).
             for (HandlerType method : HandlerType.values()) {
                 if (method.isHttpMethod()) {
                     cfg.routes.addHttpHandler(method, "*", ctx ->
-                            site.handle(method.name(), ctx.path(), new Responder(site, ctx)));
+                            site.handle(ctx.req().getMethod(), ctx.path(), new Responder(site, ctx)));
                 }
             }
+            // Javalin routes only the methods it knows and answers any other one with its own 404 page; the
+            // shared 405 with Allow comes from the site, as on every server.
+            cfg.routes.before(ctx -> {
+                if (!KNOWN_METHODS.contains(ctx.req().getMethod())) {
+                    site.handle(ctx.req().getMethod(), ctx.path(), new Responder(site, ctx));
+                    ctx.skipRemainingHandlers();
+                }
+            });
         });
         try {
             app.start();
@@ -106,21 +118,22 @@ public final class JavalinServer implements Server {
 
 
         @Override
-        public Void fixed(int status, String contentType, byte[] body, String allow) {
-            ctx.status(status).contentType(contentType);
-            if (allow != null) {
-                ctx.header("Allow", allow);
+        public Void fixed(Site.Reply reply) {
+            ctx.status(reply.status()).contentType(reply.contentType());
+            reply.headers().forEach(ctx::header);
+            if (reply.close()) {
+                ctx.header("Connection", "close");   // Jetty closes the connection after a response that says so
             }
-            ctx.result(body);
+            // The length up front: Jetty would send a body larger than its output buffer chunked. For HEAD, Jetty
+            // keeps the header and leaves the body out.
+            ctx.header("Content-Length", String.valueOf(reply.body().length));
+            ctx.result(reply.body());
             return null;
         }
 
         @Override
-        public Void page(Page page, boolean head) {
+        public Void page(Page page) {
             ctx.contentType(Site.HTML);   // before the first write: Javalin's default is text/plain
-            if (head) {
-                return null;
-            }
             // The raw servlet stream: ctx.outputStream() is Javalin's compression wrapper, whose flush() does
             // nothing, so the page would arrive in one piece at the end.
             OutputStream out;

@@ -11,7 +11,9 @@ import core.Server;
 import core.Site;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.GenericFutureListener;
 import org.reactivestreams.Publisher;
@@ -81,8 +83,17 @@ public final class NettyServer implements Server {
                     .host(config.host())
                     .port(config.port())
                     .runOn(loops)
-                    .handle((req, res) -> site.handle(req.method().name(), req.fullPath(),
-                            new Responder(site, res, renderers)))
+                    .handle((req, res) -> {
+                        Responder responder = new Responder(site, res, renderers,
+                                req.version().equals(HttpVersion.HTTP_1_0));
+                        // RFC 9112 section 3.2: an HTTP/1.1 request without Host gets 400. Reactor Netty does not
+                        // check it (Helidon and Jetty do).
+                        if (req.version().equals(HttpVersion.HTTP_1_1)
+                                && !req.requestHeaders().contains(HttpHeaderNames.HOST)) {
+                            return site.missingHost(responder);
+                        }
+                        return site.handle(req.method().name(), req.fullPath(), responder);
+                    })
                     .bindNow();
         } catch (ChannelBindException e) {
             loops.dispose();
@@ -108,23 +119,29 @@ public final class NettyServer implements Server {
         };
     }
 
-    private record Responder(Site site, HttpServerResponse res, ExecutorService renderers)
+    /** {@code http10}: the request was HTTP/1.0, whose clients cannot read chunked coding. */
+    private record Responder(Site site, HttpServerResponse res, ExecutorService renderers, boolean http10)
             implements Site.Responder<Publisher<Void>> {
 
         @Override
-        public Publisher<Void> fixed(int status, String contentType, byte[] body, String allow) {
-            res.status(HttpResponseStatus.valueOf(status)).header("Content-Type", contentType);
-            if (allow != null) {
-                res.header("Allow", allow);
+        public Publisher<Void> fixed(Site.Reply reply) {
+            res.status(HttpResponseStatus.valueOf(reply.status())).header("Content-Type", reply.contentType());
+            reply.headers().forEach(res::header);
+            if (reply.close()) {
+                res.keepAlive(false);   // Connection: close, and Reactor Netty closes after the response
             }
-            return res.sendByteArray(Mono.just(body));
+            res.header(HttpHeaderNames.CONTENT_LENGTH, String.valueOf(reply.body().length));
+            return reply.head() ? res.send() : res.sendByteArray(Mono.just(reply.body()));
         }
 
         @Override
-        public Publisher<Void> page(Page page, boolean head) {
+        public Publisher<Void> page(Page page) {
             res.header("Content-Type", Site.HTML);
-            if (head) {
-                return res.send();
+            if (http10) {
+                // Reactor Netty would send chunked coding to an HTTP/1.0 client, which RFC 9112 forbids and which
+                // such a client reads as part of the page. Without it, the body ends when the connection closes:
+                // still written chunk by chunk as the items arrive.
+                res.chunkedTransfer(false).keepAlive(false);
             }
             return res.send(chunks(page));
         }

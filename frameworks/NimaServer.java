@@ -10,8 +10,10 @@ import core.Render.RenderFailedException;
 import core.ServeConfig;
 import core.Server;
 import core.Site;
+import io.helidon.http.HeaderValues;
 import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.WebServer;
+import io.helidon.webserver.http.RoutingResponse;
 import io.helidon.webserver.http.ServerResponse;
 
 import java.io.IOException;
@@ -54,6 +56,16 @@ public final class NimaServer implements Server {
         };
     }
 
+    /**
+     * Helidon 4 speaks HTTP/1.1 and HTTP/2 only: its HTTP/1 connection selector matches the request line's
+     * {@code HTTP/1.1} alone, and it answers {@code HTTP/1.0} with 505 and closes. PssrBench measures Helidon's own
+     * HTTP, so it does not add an HTTP/1.0 implementation of its own in front of it.
+     */
+    @Override
+    public boolean servesHttp10() {
+        return false;
+    }
+
     @Override
     public Running start(ServeConfig config, Site site) {
         ExecutorService pool = config.approach() == Approach.BLOCKING
@@ -66,7 +78,8 @@ public final class NimaServer implements Server {
                 // delayed-ACK stall.
                 .connectionOptions(socket -> socket.tcpNoDelay(true))
                 .routing(routing -> routing.any((req, res) -> site.handle(req.prologue().method().text(),
-                        req.path().path(), new Responder(site, res, pool))))
+                        req.path().path(), new Responder(site, res, pool,
+                                req.headers().containsToken(HeaderValues.CONNECTION_CLOSE)))))
                 .build()
                 .start();
         if (!server.isRunning()) {   // Helidon's start() does not throw when it cannot bind
@@ -91,27 +104,44 @@ public final class NimaServer implements Server {
         };
     }
 
-    private record Responder(Site site, ServerResponse res, ExecutorService pool) implements Site.Responder<Void> {
+    /** {@code askedToClose}: the request carried {@code Connection: close}. */
+    private record Responder(Site site, ServerResponse res, ExecutorService pool, boolean askedToClose)
+            implements Site.Responder<Void> {
 
         private static final Object END = new Object();
 
         @Override
-        public Void fixed(int status, String contentType, byte[] body, String allow) {
-            res.status(status).header("Content-Type", contentType);
-            if (allow != null) {
-                res.header("Allow", allow);
+        public Void fixed(Site.Reply reply) {
+            res.status(reply.status()).header("Content-Type", reply.contentType());
+            reply.headers().forEach(res::header);
+            if (reply.close()) {
+                res.header("Connection", "close");
             }
-            res.send(body);
+            if (reply.head()) {
+                // Helidon writes whatever it is given, also for HEAD: the length alone, then no body.
+                res.header("Content-Length", String.valueOf(reply.body().length));
+                res.send();
+            } else {
+                res.send(reply.body());
+            }
+            closeIf(reply.close() || askedToClose);
             return null;
         }
 
-        @Override
-        public Void page(Page page, boolean head) {
-            res.header("Content-Type", Site.HTML);
-            if (head) {
-                res.send();
-                return null;
+        /**
+         * Helidon 4.5.0 answers a request that says {@code Connection: close} with the same header but keeps the
+         * socket open, so a client reading to EOF hangs (helidon-io/helidon#12324, fixed after 4.5.3, which is not
+         * on Maven Central). Helidon closes the connection when a handler throws this after its response is sent.
+         */
+        private static void closeIf(boolean close) {
+            if (close) {
+                throw new CloseConnectionException("Connection: close");
             }
+        }
+
+        @Override
+        public Void page(Page page) {
+            res.header("Content-Type", Site.HTML);
             OutputStream out = res.outputStream();
             ChunkSink socket = bytes -> {
                 out.write(bytes);
@@ -129,6 +159,12 @@ public final class NimaServer implements Server {
                 throw new CloseConnectionException(e.getMessage(), e);
             } catch (IOException e) {
                 throw new CloseConnectionException("client went away", e);
+            }
+            if (askedToClose) {
+                // Helidon writes the last chunk when the handler returns; this handler ends by throwing, so commit
+                // (write it) first.
+                ((RoutingResponse) res).commit();
+                closeIf(true);
             }
             return null;
         }
