@@ -52,6 +52,13 @@ public final class Site {
     }
 
     private <R> R route(String method, String path, Responder<R> responder) {
+        if (path.equals(ServerInfo.PATH)) {   // how this server runs, for a client that did not start it
+            return switch (method) {
+                case "GET" -> responder.fixed(200, ServerInfo.JSON, info(), null);
+                case "HEAD" -> responder.fixed(200, ServerInfo.JSON, new byte[0], null);
+                default -> responder.fixed(405, TEXT, bytes("405 Method Not Allowed: " + method + "\n"), ALLOW);
+            };
+        }
         Page page = null;
         if (!path.equals("/")) {
             for (Page p : Page.values()) {
@@ -103,6 +110,11 @@ public final class Site {
                     + " grace period; cutting them");
         }
         return left;
+    }
+
+    /** The body of {@link ServerInfo#PATH}, built with Jackson from this server's configuration. */
+    private byte[] info() {
+        return ServerInfo.of(config).toJson();   // per request: clients ask once before they start, not under load
     }
 
     private static byte[] bytes(String s) {
