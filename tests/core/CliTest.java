@@ -1,14 +1,19 @@
 package core;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class CliTest {
@@ -73,8 +78,10 @@ class CliTest {
         refused("write a number and a unit", "bench", "--duration=3");
         refused("--resume continues a sweep: name its folder with --out=DIR", "bench", "--resume");
         refused("nothing to resume", "bench", "--resume", "--out=/nonexistent/pssrbench");
-        refused("--target is one running server", "bench", "--target=http://127.0.0.1:1/");
-        refused("--target is one running server", "verify", "--server=nima", "--target=http://127.0.0.1:1/");
+        refused("--target is one running server", "bench", "--server=nima,netty", "--target=http://127.0.0.1:1/");
+        refused("--target is one running server", "verify", "--all", "--target=http://127.0.0.1:1/");
+        refused("--target takes an http:// URL", "verify", "--target=127.0.0.1:8080");
+        refused("--target takes an http:// URL", "bench", "--target=localhost:8080");
         refused("--all selects every combination", "bench", "--all", "--engine=pebble");
         refused("no such folder", "report", "/nonexistent/pssrbench");
     }
@@ -100,5 +107,73 @@ class CliTest {
         assertEquals(java.time.Duration.ZERO, Durations.parse("0"));
         assertEquals("1500us", Durations.format(Durations.parse("1.5ms")));
         assertEquals("50ms", Durations.format(Durations.parse("50ms")));
+    }
+
+    /** A failure of the world, not of the input: exit 1, exactly {@code sentence} on stderr, nothing on stdout. */
+    private static void failed(String sentence, String... args) {
+        Run r = run(args);
+        assertEquals(1, r.code(), String.join(" ", args) + " -> " + r.out() + r.err());
+        assertEquals("", r.out());
+        assertEquals(List.of(sentence), r.err().lines().toList());
+    }
+
+    @Test
+    void aTargetWhereNothingAnswersIsOneSentenceAndWritesNothing(@TempDir Path tmp) {
+        String dead = "http://127.0.0.1:1/";
+        failed("pssrbench: nothing answers at " + dead + ": connection refused.", "verify", "--target=" + dead,
+                "--server=nima", "--engine=jstachio", "--mode=virtual");
+        failed("pssrbench: nothing answers at " + dead + ": connection refused.", "verify", "--target=" + dead);
+        Path results = tmp.resolve("results");
+        failed("pssrbench: nothing answers at " + dead + ": connection refused.", "bench", "--target=" + dead,
+                "--server=nima", "--engine=jstachio", "--mode=virtual", "--out=" + results);
+        assertFalse(Files.exists(results), "no results folder");
+    }
+
+    /** The case: serve as documented (1 ms per item), then verify --target at it. */
+    @Test
+    void verifyTargetChecksAServerAtTheDefaultDelayWithoutAMisleadingFailure() {
+        Combination c = Registry.combinations().get(0);
+        try (Servers.Started s = Servers.start(c, ServeConfig.DEFAULT_DELAY)) {
+            for (List<String> named : List.of(List.of("--server=" + c.server().id(), "--engine=" + c.engine().id(),
+                    "--mode=" + c.approach().id()), List.<String>of())) {
+                List<String> args = new java.util.ArrayList<>(List.of("verify", "--target=" + s.uri("/"),
+                        "--concurrency=5"));
+                args.addAll(named);
+                Run r = run(args.toArray(String[]::new));
+                assertEquals(0, r.code(), named + ": " + r.out() + r.err());
+                assertTrue(r.out().contains("1ms per item, less than the 10ms at which streaming can be told"
+                        + " from noise: progressive arrival is not checked"), r.out());
+                assertTrue(r.out().lines().anyMatch(l -> l.startsWith(String.format("%-8s %-9s %-9s",
+                        c.server().id(), c.engine().id(), c.approach().id())) && l.endsWith("OK")), r.out());
+                assertFalse(r.out().contains("NaN"), r.out());
+            }
+        }
+    }
+
+    @Test
+    void verifyTargetChecksProgressiveArrivalWhenTheServersDelayShowsIt() {
+        Combination c = Registry.combinations().get(0);
+        try (Servers.Started s = Servers.start(c, Duration.ofMillis(20))) {
+            Run r = run("verify", "--target=" + s.uri("/"), "--concurrency=5");
+            assertEquals(0, r.code(), r.out() + r.err());
+            assertTrue(r.out().contains("runs " + c + " with 20ms per item"), r.out());
+            assertFalse(r.out().contains("not checked"), r.out());
+        }
+    }
+
+    @Test
+    void aTargetThatRunsSomethingElseThanNamedIsRefused() {
+        Combination c = Registry.combinations().get(0);
+        Engine other = Registry.ENGINES.stream().filter(e -> e != c.engine()).findFirst().orElseThrow();
+        try (Servers.Started s = Servers.start(c, ServeConfig.DEFAULT_DELAY)) {
+            String target = "--target=" + s.uri("/");
+            refused("the server at " + s.uri("/") + " runs " + c + ", not --engine=" + other.id()
+                    + "; leave out --server, --engine and --mode to take them from it.", "verify", target,
+                    "--engine=" + other.id());
+            refused("the server at " + s.uri("/") + " runs " + c + ", not --engine=" + other.id(), "bench", target,
+                    "--engine=" + other.id());
+            refused("the server at " + s.uri("/") + " runs with 1ms per item (its serve --delay); leave out --delay",
+                    "verify", target, "--delay=50ms");
+        }
     }
 }
