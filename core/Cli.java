@@ -463,11 +463,11 @@ public final class Cli {
         int loadThreads;
 
         @Option(names = "--server-cpus", paramLabel = "LIST",
-                description = "Pin the server JVM to these CPUs (taskset -c LIST).")
+                description = "Pin the server JVM to these CPUs (taskset -c LIST: numbers and ranges, e.g. 1 or 0-1,3).")
         String serverCpus;
 
         @Option(names = "--client-cpus", paramLabel = "LIST",
-                description = "Pin this JVM, the load generator, to these CPUs (taskset -a -p -c LIST).")
+                description = "Pin this JVM, the load generator, to these CPUs (taskset -a -p -c LIST, same syntax).")
         String clientCpus;
 
         @Option(names = "--out", paramLabel = "DIR", description = "Results folder (default: results/<UTC timestamp>).")
@@ -506,6 +506,12 @@ public final class Cli {
             java.nio.file.Path folder = out != null ? out : java.nio.file.Path.of("results",
                     java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
                             .withZone(java.time.ZoneOffset.UTC).format(java.time.Instant.now()));
+            if (serverCpus != null) {
+                CpuList.check("--server-cpus", serverCpus);
+            }
+            if (clientCpus != null) {
+                CpuList.check("--client-cpus", clientCpus);
+            }
             // The last check, after every usage error: one request to a running server, before anything is written.
             Target running = selection.target(delay, given(spec, "--delay"));
             List<Combination> chosen = running == null

@@ -117,6 +117,15 @@ class CliTest {
         assertEquals(List.of(sentence), r.err().lines().toList());
     }
 
+    /** A sweep that is short if it ever starts: these tests expect it to be refused before anything runs. */
+    private static String[] shortBench(Path out, String... args) {
+        List<String> all = new java.util.ArrayList<>(List.of("bench", "--server=nima", "--engine=raw",
+                "--mode=virtual", "--no-baseline", "--page=presentations", "--connections=1", "--warmup=0",
+                "--duration=1ms", "--out=" + out));
+        all.addAll(List.of(args));
+        return all.toArray(String[]::new);
+    }
+
     @Test
     void aTargetWhereNothingAnswersIsOneSentenceAndWritesNothing(@TempDir Path tmp) {
         String dead = "http://127.0.0.1:1/";
@@ -175,5 +184,21 @@ class CliTest {
             refused("the server at " + s.uri("/") + " runs with 1ms per item (its serve --delay); leave out --delay",
                     "verify", target, "--delay=50ms");
         }
+    }
+
+    @Test
+    void cpuListsAreCheckedBeforeAnythingStarts(@TempDir Path tmp) {
+        Path results = tmp.resolve("results");
+        refused("--server-cpus takes a list of this machine's CPUs", shortBench(results, "--server-cpus=abc"));
+        refused("--server-cpus takes a list of this machine's CPUs", shortBench(results, "--server-cpus=0-4095"));
+        refused("--client-cpus takes a list of this machine's CPUs", shortBench(results, "--client-cpus=abc"));
+        refused("--client-cpus takes a list of this machine's CPUs", shortBench(results, "--client-cpus=1-0"));
+        assertFalse(Files.exists(results), "no results folder");
+        assertEquals(java.util.Optional.of(new java.util.TreeSet<>(List.of(0, 1, 3))), CpuList.parse("0-1,3"));
+        assertEquals(java.util.Optional.of(new java.util.TreeSet<>(List.of(0, 2, 4))), CpuList.parse("0-4:2"));
+        for (String bad : List.of("", "1-0", "0,,1", "0-", "-1", "x1")) {
+            assertTrue(CpuList.parse(bad).isEmpty(), bad);
+        }
+        assertEquals("0-3,6", CpuList.format(new java.util.TreeSet<>(List.of(0, 1, 2, 3, 6))));
     }
 }
