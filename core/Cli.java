@@ -31,16 +31,13 @@ import java.util.concurrent.Callable;
                 "Engines: ${sys:pssrbench.engines}",
                 "Modes:   ${sys:pssrbench.modes}",
                 ""},
-        footer = {"", "Without a subcommand, serve (its flags: pssrbench serve --help). Example:",
+        footer = {"", "Without a command, serve (its flags: pssrbench help serve). Example:",
                 "  jbang PssrBench.java --server=nima --engine=jstachio --mode=virtual"},
         subcommands = {Cli.Serve.class, Cli.ListCommand.class, Cli.Verify.class, Cli.Bench.class, Cli.WrkRow.class,
-                Cli.ReportCommand.class})
+                Cli.ReportCommand.class, CommandLine.HelpCommand.class})
 public final class Cli {
 
     public static final String VERSION = "0.1.0";
-
-    private static final List<String> SUBCOMMANDS = List.of("serve", "list", "verify", "bench", "wrk-row", "report",
-            "help");
 
     /** Runs the command line and returns the exit code; output goes to the given writers. */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
@@ -70,16 +67,37 @@ public final class Cli {
             }
             return 1;
         });
-        return cli.execute(withDefaultSubcommand(args));
+        String unknown = unknownCommand(cli, args);
+        if (unknown != null) {
+            err.println("pssrbench: " + unknown);
+            err.flush();
+            return 2;
+        }
+        return cli.execute(withDefaultSubcommand(cli, args));
     }
 
     public static int run(String... args) {
         return run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
     }
 
-    private static String[] withDefaultSubcommand(String[] args) {
-        if (args.length > 0 && (SUBCOMMANDS.contains(args[0]) || List.of("-h", "--help", "-V", "--version")
-                .contains(args[0]))) {
+    /**
+     * A first word (or the word after help) that is neither an option nor a command: one sentence naming the
+     * commands, instead of serve's "unmatched argument" (a word that is not an option defaults to serve otherwise).
+     */
+    private static String unknownCommand(CommandLine cli, String[] args) {
+        java.util.Set<String> commands = cli.getSubcommands().keySet();
+        int at = args.length > 0 && args[0].equals("help") ? 1 : 0;
+        if (args.length <= at || args[at].startsWith("-") || args[at].startsWith("@")   // @FILE: picocli's
+                || commands.contains(args[at])) {
+            return null;
+        }
+        return "unknown command '" + args[at] + "'; commands: " + String.join(", ", commands.stream()
+                .map(c -> c.equals("serve") ? "serve (the default)" : c).toList()) + ".";
+    }
+
+    private static String[] withDefaultSubcommand(CommandLine cli, String[] args) {
+        if (args.length > 0 && (cli.getSubcommands().containsKey(args[0])
+                || List.of("-h", "--help", "-V", "--version").contains(args[0]))) {
             return args;
         }
         String[] serve = new String[args.length + 1];

@@ -201,4 +201,17 @@ class CliTest {
         }
         assertEquals("0-3,6", CpuList.format(new java.util.TreeSet<>(List.of(0, 1, 2, 3, 6))));
     }
+
+    @Test
+    void anUnknownCommandNamesTheCommandsAndHelpIsOne() {
+        String commands = "commands: serve (the default), list, verify, bench, wrk-row, report, help.";
+        refused("unknown command 'frob'; " + commands, "frob");
+        refused("unknown command 'frob'; " + commands, "help", "frob");
+        Run help = run("help");
+        assertEquals(0, help.code(), help.err());
+        assertTrue(help.out().contains("Commands:") && help.out().contains("verify"), help.out());
+        Run helpBench = run("help", "bench");
+        assertEquals(0, helpBench.code(), helpBench.err());
+        assertTrue(helpBench.out().contains("--server-cpus"), helpBench.out());
+    }
 }
