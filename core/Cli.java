@@ -152,8 +152,8 @@ public final class Cli {
         int port;
 
         @Option(names = "--delay", paramLabel = "DURATION", defaultValue = "1ms",
-                description = "Delay before each item of the data source, with a unit: ns, us, ms, s"
-                        + " (default: ${DEFAULT-VALUE}).")
+                description = "Per-item delay of the data source (default: ${DEFAULT-VALUE})."
+                        + " Units: " + Durations.UNITS + ".")
         Duration delay;
 
         @Option(names = "--threads", paramLabel = "N", defaultValue = "" + ServeConfig.DEFAULT_THREADS,
@@ -162,7 +162,8 @@ public final class Cli {
         int threads;
 
         @Option(names = "--grace", paramLabel = "DURATION", defaultValue = "3s",
-                description = "On Ctrl-C or SIGTERM, how long in-flight pages may finish (default: ${DEFAULT-VALUE}).")
+                description = "On Ctrl-C or SIGTERM, how long in-flight pages may finish (default: ${DEFAULT-VALUE})."
+                        + " Units: " + Durations.UNITS + ".")
         Duration grace;
 
         @Option(names = "--fail-after", paramLabel = "N", defaultValue = "-1",
@@ -304,7 +305,8 @@ public final class Cli {
 
         @Option(names = "--delay", paramLabel = "DURATION", defaultValue = "50ms",
                 description = "Delay per item while verifying; large, so that progressive arrival shows"
-                        + " (default: ${DEFAULT-VALUE}). With --target, the server's own delay applies.")
+                        + " (default: ${DEFAULT-VALUE}). With --target, the server's own delay applies."
+                        + " Units: " + Durations.UNITS + ".")
         Duration delay;
 
         @Option(names = "--concurrency", paramLabel = "N", defaultValue = "50",
@@ -465,15 +467,18 @@ public final class Cli {
         List<Double> rates = List.of();
 
         @Option(names = "--warmup", paramLabel = "DURATION", defaultValue = "1s",
-                description = "Warm-up before each point (default: ${DEFAULT-VALUE}).")
+                description = "Warm-up before each point (default: ${DEFAULT-VALUE})."
+                        + " Units: " + Durations.UNITS + ".")
         Duration warmup;
 
         @Option(names = "--duration", paramLabel = "DURATION", defaultValue = "3s",
-                description = "Measured window of each point (default: ${DEFAULT-VALUE}).")
+                description = "Measured window of each point (default: ${DEFAULT-VALUE})."
+                        + " Units: " + Durations.UNITS + ".")
         Duration duration;
 
         @Option(names = "--delay", paramLabel = "DURATION", defaultValue = "1ms",
-                description = "Per-item delay of the data source (default: ${DEFAULT-VALUE}).")
+                description = "Per-item delay of the data source (default: ${DEFAULT-VALUE})."
+                        + " Units: " + Durations.UNITS + ".")
         Duration delay;
 
         @Option(names = "--load-threads", paramLabel = "N", defaultValue = "1",

@@ -2,6 +2,7 @@ package core;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -213,5 +214,24 @@ class CliTest {
         Run helpBench = run("help", "bench");
         assertEquals(0, helpBench.code(), helpBench.err());
         assertTrue(helpBench.out().contains("--server-cpus"), helpBench.out());
+    }
+
+    /** Every option that takes a duration names every unit Durations accepts, minutes included. */
+    @Test
+    void everyDurationOptionNamesItsUnits() {
+        CommandLine cli = new CommandLine(new Cli());
+        int durations = 0;
+        for (CommandLine sub : cli.getSubcommands().values()) {
+            for (CommandLine.Model.OptionSpec o : sub.getCommandSpec().options()) {
+                if (o.type() == Duration.class) {
+                    durations++;
+                    String text = String.join(" ", o.description());
+                    assertTrue(text.contains("ns, us, ms, s or m (minutes)"), sub.getCommandName() + " "
+                            + o.longestName() + ": " + text);
+                }
+            }
+        }
+        assertEquals(6, durations, "serve --delay --grace, verify --delay, bench --warmup --duration --delay");
+        assertEquals(Duration.ofMinutes(2), Durations.parse("2m"));
     }
 }

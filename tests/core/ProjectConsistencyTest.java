@@ -80,6 +80,13 @@ class ProjectConsistencyTest {
         assertEquals(Registry.combinations().stream().map(Combination::toString).toList(), rows);
     }
 
+    /** Every unit Durations accepts is documented (the help says the same: CliTest). */
+    @Test
+    void theReadmeNamesEveryDurationUnit() throws Exception {
+        String readme = Files.readString(ROOT.resolve("README.md"));
+        assertTrue(readme.contains("ns, us, ms, s or m (minutes)"), "README.md names the duration units");
+    }
+
     private static String text(Element parent, String tag) {
         NodeList nodes = parent.getElementsByTagName(tag);
         return nodes.getLength() == 0 ? "" : nodes.item(0).getTextContent().trim();
