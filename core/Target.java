@@ -126,23 +126,30 @@ public record Target(URI url, ServerInfo info, Combination combination, Duration
 
     /** Why a request failed, in a few words: the JDK's HTTP client often throws exceptions without a message. */
     public static String why(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof UnresolvedAddressException || t instanceof UnknownHostException) {
-                return "unknown host";
-            }
-            if (t instanceof HttpConnectTimeoutException) {
-                return "no connection within " + Durations.format(CONNECT_TIMEOUT);
-            }
-            if (t instanceof HttpTimeoutException) {
-                return "no answer in time";
-            }
-            if (t instanceof ConnectException) {
-                String message = firstMessage(t);
-                return message == null ? "connection refused" : message.toLowerCase(Locale.ROOT);
-            }
+        // The most telling cause wins: the client wraps an unknown host in a ConnectException, for one.
+        if (has(e, UnresolvedAddressException.class) || has(e, UnknownHostException.class)) {
+            return "unknown host";
+        }
+        if (has(e, HttpConnectTimeoutException.class)) {
+            return "no connection within " + Durations.format(CONNECT_TIMEOUT);
+        }
+        if (has(e, HttpTimeoutException.class)) {
+            return "no answer in time";
         }
         String message = firstMessage(e);
+        if (has(e, ConnectException.class)) {
+            return message == null ? "connection refused" : message.toLowerCase(Locale.ROOT);
+        }
         return message == null ? e.getClass().getSimpleName() : message;
+    }
+
+    private static boolean has(Throwable e, Class<? extends Throwable> kind) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (kind.isInstance(t)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String firstMessage(Throwable e) {

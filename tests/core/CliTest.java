@@ -139,6 +139,17 @@ class CliTest {
         assertFalse(Files.exists(results), "no results folder");
     }
 
+    @Test
+    void whyARequestFailedIsAFewWordsEvenWhenTheClientGivesNoMessage() {
+        var refused = new java.net.ConnectException();
+        refused.initCause(new java.nio.channels.ClosedChannelException());   // what the JDK's client throws
+        assertEquals("connection refused", Target.why(refused));
+        var unknown = new java.net.ConnectException();
+        unknown.initCause(new java.nio.channels.UnresolvedAddressException());
+        assertEquals("unknown host", Target.why(unknown));
+        assertEquals("no connection within 5s", Target.why(new java.net.http.HttpConnectTimeoutException("x")));
+    }
+
     /** The case: serve as documented (1 ms per item), then verify --target at it. */
     @Test
     void verifyTargetChecksAServerAtTheDefaultDelayWithoutAMisleadingFailure() {
