@@ -334,8 +334,8 @@ public final class Cli {
             }
             if (!verifier.checksProgressive()) {
                 out.printf(Locale.ROOT, "verify: %s per item, less than the %s at which streaming can be told from"
-                        + " noise: progressive arrival is not checked, the rest is (serve --delay=%s checks it"
-                        + " too).%n", Durations.format(target.delay()), Durations.format(Verifier.MIN_DELAY),
+                        + " noise: progressive arrival is not checked, everything else is (start the server with"
+                        + " --delay=%s to check it too).%n", Durations.format(target.delay()), Durations.format(Verifier.MIN_DELAY),
                         Durations.format(Duration.ofMillis(50)));
             }
             String pageHeads = String.join(" | ", java.util.Arrays.stream(Page.values())
