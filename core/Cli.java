@@ -333,10 +333,7 @@ public final class Cli {
                 out.printf(Locale.ROOT, "verify: %s; %d concurrent requests per page%n", target.note(), concurrency);
             }
             if (!verifier.checksProgressive()) {
-                out.printf(Locale.ROOT, "verify: %s per item, less than the %s at which streaming can be told from"
-                        + " noise: progressive arrival is not checked, everything else is (start the server with"
-                        + " --delay=%s to check it too).%n", Durations.format(target.delay()), Durations.format(Verifier.MIN_DELAY),
-                        Durations.format(Duration.ofMillis(50)));
+                out.println("verify: " + verifier.whyNotProgressive());
             }
             String pageHeads = String.join(" | ", java.util.Arrays.stream(Page.values())
                     .map(p -> String.format(Locale.ROOT, "%-34s", p.id() + ": ttfb total chunks lag")).toList());
@@ -486,7 +483,8 @@ public final class Cli {
         int loadThreads;
 
         @Option(names = "--server-cpus", paramLabel = "LIST",
-                description = "Pin the server JVM to these CPUs (taskset -c LIST: numbers and ranges, e.g. 1 or 0-1,3).")
+                description = "Pin the server JVM to these CPUs (taskset -c LIST: numbers and ranges, e.g. 1 or"
+                        + " 0-1,3).")
         String serverCpus;
 
         @Option(names = "--client-cpus", paramLabel = "LIST",

@@ -82,6 +82,13 @@ public final class Verifier {
         return progressive;
     }
 
+    /** Why progressive arrival is not checked, in one sentence (for a verifier that does not check it). */
+    public String whyNotProgressive() {
+        return Durations.format(delay) + " per item, less than the " + Durations.format(MIN_DELAY) + " at which"
+                + " streaming can be told from noise: progressive arrival is not checked, everything else is (start"
+                + " the server with --delay=50ms to check it too).";
+    }
+
     /** The verdict on one page of one combination. */
     /**
      * {@code lagMs}: the median over items of (when the item's markup had fully arrived) minus (when the item was
