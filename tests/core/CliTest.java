@@ -198,6 +198,27 @@ class CliTest {
         }
     }
 
+    /** Not a pssrbench serve (or an older one): the combination must be named, and is then taken on trust. */
+    @Test
+    void aServerWithoutInfoJsonIsTakenOnTrustWhenItsCombinationIsNamed() throws Exception {
+        var server = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);   // no contexts: 404 for every path
+        server.start();
+        try {
+            String target = "--target=http://127.0.0.1:" + server.getAddress().getPort() + "/";
+            refused("does not say what it runs (/info.json answered 404): name its combination with --server,"
+                    + " --engine and --mode.", "verify", target);
+            Run named = run("verify", target, "--server=nima", "--engine=jstachio", "--mode=virtual",
+                    "--concurrency=2");
+            assertEquals(1, named.code(), named.out() + named.err());
+            assertTrue(named.out().contains("taken on trust as nima jstachio virtual with 50ms per item (--delay)"),
+                    named.out());
+            assertTrue(named.out().contains("status 404, expected 200"), named.out());
+        } finally {
+            server.stop(0);
+        }
+    }
+
     @Test
     void cpuListsAreCheckedBeforeAnythingStarts(@TempDir Path tmp) {
         Path results = tmp.resolve("results");
