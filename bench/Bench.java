@@ -257,13 +257,19 @@ public final class Bench {
 
     /** The served pages at the measured delay must be byte-identical to the engines' rendering. */
     private static String checkBytes(URI base, Map<Page, Map<Engine, byte[]>> expected)
-            throws IOException, InterruptedException {
+            throws InterruptedException {
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         try {
             for (Page page : Page.values()) {
                 byte[] want = expected.get(page).values().iterator().next();
-                HttpResponse<byte[]> r = client.send(HttpRequest.newBuilder(base.resolve(page.id())).build(),
-                        HttpResponse.BodyHandlers.ofByteArray());
+                HttpResponse<byte[]> r;
+                try {
+                    r = client.send(HttpRequest.newBuilder(base.resolve(page.id())).build(),
+                            HttpResponse.BodyHandlers.ofByteArray());
+                } catch (IOException e) {   // a server gone since it was asked: its points are invalid, said why
+                    return "failed verification: GET " + page.path() + " at " + base + " failed: "
+                            + core.Target.why(e);
+                }
                 if (r.statusCode() != 200 || !Arrays.equals(want, r.body())) {
                     return "failed verification: " + page.path() + " answered " + r.statusCode() + " with "
                             + r.body().length + " bytes, not the verified page";

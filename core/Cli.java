@@ -31,16 +31,13 @@ import java.util.concurrent.Callable;
                 "Engines: ${sys:pssrbench.engines}",
                 "Modes:   ${sys:pssrbench.modes}",
                 ""},
-        footer = {"", "Without a subcommand, serve (its flags: pssrbench serve --help). Example:",
+        footer = {"", "Without a command, serve (its flags: pssrbench help serve). Example:",
                 "  jbang PssrBench.java --server=nima --engine=jstachio --mode=virtual"},
         subcommands = {Cli.Serve.class, Cli.ListCommand.class, Cli.Verify.class, Cli.Bench.class, Cli.WrkRow.class,
-                Cli.ReportCommand.class})
+                Cli.ReportCommand.class, CommandLine.HelpCommand.class})
 public final class Cli {
 
     public static final String VERSION = "0.1.0";
-
-    private static final List<String> SUBCOMMANDS = List.of("serve", "list", "verify", "bench", "wrk-row", "report",
-            "help");
 
     /** Runs the command line and returns the exit code; output goes to the given writers. */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
@@ -65,21 +62,42 @@ public final class Cli {
             if (ex instanceof UsageException) {
                 return 2;
             }
-            if (!(ex instanceof PortInUseException)) {
+            if (!(ex instanceof PortInUseException) && !(ex instanceof Failure)) {
                 ex.printStackTrace(commandLine.getErr());   // a bug, not bad input: keep the evidence
             }
             return 1;
         });
-        return cli.execute(withDefaultSubcommand(args));
+        String unknown = unknownCommand(cli, args);
+        if (unknown != null) {
+            err.println("pssrbench: " + unknown);
+            err.flush();
+            return 2;
+        }
+        return cli.execute(withDefaultSubcommand(cli, args));
     }
 
     public static int run(String... args) {
         return run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
     }
 
-    private static String[] withDefaultSubcommand(String[] args) {
-        if (args.length > 0 && (SUBCOMMANDS.contains(args[0]) || List.of("-h", "--help", "-V", "--version")
-                .contains(args[0]))) {
+    /**
+     * A first word (or the word after help) that is neither an option nor a command: one sentence naming the
+     * commands, instead of serve's "unmatched argument" (a word that is not an option defaults to serve otherwise).
+     */
+    private static String unknownCommand(CommandLine cli, String[] args) {
+        java.util.Set<String> commands = cli.getSubcommands().keySet();
+        int at = args.length > 0 && args[0].equals("help") ? 1 : 0;
+        if (args.length <= at || args[at].startsWith("-") || args[at].startsWith("@")   // @FILE: picocli's
+                || commands.contains(args[at])) {
+            return null;
+        }
+        return "unknown command '" + args[at] + "'; commands: " + String.join(", ", commands.stream()
+                .map(c -> c.equals("serve") ? "serve (the default)" : c).toList()) + ".";
+    }
+
+    private static String[] withDefaultSubcommand(CommandLine cli, String[] args) {
+        if (args.length > 0 && (cli.getSubcommands().containsKey(args[0])
+                || List.of("-h", "--help", "-V", "--version").contains(args[0]))) {
             return args;
         }
         String[] serve = new String[args.length + 1];
@@ -134,8 +152,8 @@ public final class Cli {
         int port;
 
         @Option(names = "--delay", paramLabel = "DURATION", defaultValue = "1ms",
-                description = "Delay before each item of the data source, with a unit: ns, us, ms, s"
-                        + " (default: ${DEFAULT-VALUE}).")
+                description = "Per-item delay of the data source (default: ${DEFAULT-VALUE})."
+                        + " Units: " + Durations.UNITS + ".")
         Duration delay;
 
         @Option(names = "--threads", paramLabel = "N", defaultValue = "" + ServeConfig.DEFAULT_THREADS,
@@ -144,7 +162,8 @@ public final class Cli {
         int threads;
 
         @Option(names = "--grace", paramLabel = "DURATION", defaultValue = "3s",
-                description = "On Ctrl-C or SIGTERM, how long in-flight pages may finish (default: ${DEFAULT-VALUE}).")
+                description = "On Ctrl-C or SIGTERM, how long in-flight pages may finish (default: ${DEFAULT-VALUE})."
+                        + " Units: " + Durations.UNITS + ".")
         Duration grace;
 
         @Option(names = "--fail-after", paramLabel = "N", defaultValue = "-1",
@@ -220,21 +239,36 @@ public final class Cli {
         boolean all;
 
         @Option(names = "--target", paramLabel = "URL", description = "A server that is already running at URL"
-                + " instead of one started here: name its combination with one --server, --engine and --mode.")
-        URI target;
+                + " instead of one started here; its combination and delay come from its /info.json (--server,"
+                + " --engine and --mode may be left out, or must match).")
+        String target;
 
         /** The selected combinations; {@code defaultServers} when no --server is given (empty: every server). */
         List<Combination> combinations(List<String> defaultServers) {
             if (all && !(servers.isEmpty() && engines.isEmpty() && modes.isEmpty())) {
                 throw new UsageException("--all selects every combination: leave out --server, --engine and --mode.");
             }
-            List<Combination> chosen = all ? Registry.combinations()
+            return all ? Registry.combinations()
                     : Registry.select(servers.isEmpty() ? defaultServers : servers, engines, modes);
-            if (target != null && chosen.size() != 1) {
-                throw new UsageException("--target is one running server: name it with one --server, --engine and"
-                        + " --mode.");
+        }
+
+        /**
+         * The server at --target (null without it), what it runs checked against the flags: one request to it.
+         * {@code delay} is the command's --delay, {@code delayGiven} whether the user gave it.
+         */
+        Target target(Duration delay, boolean delayGiven) {
+            if (target == null) {
+                return null;
             }
-            return chosen;
+            if (all || servers.size() > 1 || engines.size() > 1 || modes.size() > 1) {
+                throw new UsageException("--target is one running server: give at most one --server, --engine and"
+                        + " --mode (none: they are taken from the server).");
+            }
+            return Target.resolve(target, first(servers), first(engines), first(modes), delay, delayGiven);
+        }
+
+        private static String first(List<String> ids) {
+            return ids.isEmpty() ? null : ids.get(0);
         }
     }
 
@@ -252,7 +286,8 @@ public final class Cli {
 
         @Option(names = "--delay", paramLabel = "DURATION", defaultValue = "50ms",
                 description = "Delay per item while verifying; large, so that progressive arrival shows"
-                        + " (default: ${DEFAULT-VALUE}).")
+                        + " (default: ${DEFAULT-VALUE}). With --target, the server's own delay applies."
+                        + " Units: " + Durations.UNITS + ".")
         Duration delay;
 
         @Option(names = "--concurrency", paramLabel = "N", defaultValue = "50",
@@ -262,24 +297,36 @@ public final class Cli {
 
         @Override
         public Integer call() {
-            List<Combination> chosen = selection.combinations(List.of());
-            URI target = selection.target;
+            if (concurrency < 1) {   // before --target is asked, as every usage error
+                throw new UsageException("--concurrency must be at least 1.");
+            }
+            Target target = selection.target(delay, given(spec, "--delay"));
+            List<Combination> chosen = target == null ? selection.combinations(List.of())
+                    : List.of(target.combination());
             Logs.configure();
             PrintWriter out = spec.commandLine().getOut();
-            Verifier verifier = new Verifier(delay, concurrency);
-            out.printf(Locale.ROOT, "verify: delay %s per item, %d concurrent requests per page%n",
-                    Durations.format(delay), concurrency);
+            Verifier verifier = target == null ? new Verifier(delay, concurrency)
+                    : Verifier.ofRunning(target.delay(), concurrency);
+            if (target == null) {
+                out.printf(Locale.ROOT, "verify: delay %s per item, %d concurrent requests per page%n",
+                        Durations.format(delay), concurrency);
+            } else {
+                out.printf(Locale.ROOT, "verify: %s; %d concurrent requests per page%n", target.note(), concurrency);
+            }
+            if (!verifier.checksProgressive()) {
+                out.println("verify: " + verifier.whyNotProgressive());
+            }
             String pageHeads = String.join(" | ", java.util.Arrays.stream(Page.values())
                     .map(p -> String.format(Locale.ROOT, "%-34s", p.id() + ": ttfb total chunks lag")).toList());
             out.printf(Locale.ROOT, "%-8s %-9s %-9s %s | result%n", "server", "engine", "mode", pageHeads);
             int failed = 0;
             for (Combination c : chosen) {
-                Verifier.Result r = target == null ? verifier.verify(c) : verifier.verify(c, target);
+                Verifier.Result r = target == null ? verifier.verify(c) : verifier.verify(c, target.url());
                 StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%-8s %-9s %-9s ",
                         c.server().id(), c.engine().id(), c.approach().id()));
                 for (Verifier.PageResult p : r.pages()) {
-                    row.append(String.format(Locale.ROOT, "%-34s | ", String.format(Locale.ROOT,
-                            "%.1fms %.0fms %d %.1fms", p.ttfbMs(), p.totalMs(), p.chunks(), p.lagMs())));
+                    row.append(String.format(Locale.ROOT, "%-34s | ", ms(p.ttfbMs(), "%.1f") + " "
+                            + ms(p.totalMs(), "%.0f") + " " + p.chunks() + " " + ms(p.lagMs(), "%.1f")));
                 }
                 row.append(r.ok() ? "OK" : "FAIL");
                 out.println(row);
@@ -292,6 +339,16 @@ public final class Cli {
             out.flush();
             return failed == 0 ? 0 : 1;
         }
+    }
+
+    /** Milliseconds for a table cell; "-" for what was not measured. */
+    private static String ms(double value, String format) {
+        return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, format + "ms", value);
+    }
+
+    /** Whether the user gave {@code option} (not its default). */
+    private static boolean given(CommandLine.Model.CommandSpec spec, String option) {
+        return spec.commandLine().getParseResult().hasMatchedOption(option);
     }
 
     @Command(name = "wrk-row", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
@@ -388,15 +445,18 @@ public final class Cli {
         List<Double> rates = List.of();
 
         @Option(names = "--warmup", paramLabel = "DURATION", defaultValue = "1s",
-                description = "Warm-up before each point (default: ${DEFAULT-VALUE}).")
+                description = "Warm-up before each point (default: ${DEFAULT-VALUE})."
+                        + " Units: " + Durations.UNITS + ".")
         Duration warmup;
 
         @Option(names = "--duration", paramLabel = "DURATION", defaultValue = "3s",
-                description = "Measured window of each point (default: ${DEFAULT-VALUE}).")
+                description = "Measured window of each point (default: ${DEFAULT-VALUE})."
+                        + " Units: " + Durations.UNITS + ".")
         Duration duration;
 
         @Option(names = "--delay", paramLabel = "DURATION", defaultValue = "1ms",
-                description = "Per-item delay of the data source (default: ${DEFAULT-VALUE}).")
+                description = "Per-item delay of the data source (default: ${DEFAULT-VALUE})."
+                        + " Units: " + Durations.UNITS + ".")
         Duration delay;
 
         @Option(names = "--load-threads", paramLabel = "N", defaultValue = "1",
@@ -404,11 +464,12 @@ public final class Cli {
         int loadThreads;
 
         @Option(names = "--server-cpus", paramLabel = "LIST",
-                description = "Pin the server JVM to these CPUs (taskset -c LIST).")
+                description = "Pin the server JVM to these CPUs (taskset -c LIST: numbers and ranges, e.g. 1 or"
+                        + " 0-1,3).")
         String serverCpus;
 
         @Option(names = "--client-cpus", paramLabel = "LIST",
-                description = "Pin this JVM, the load generator, to these CPUs (taskset -a -p -c LIST).")
+                description = "Pin this JVM, the load generator, to these CPUs (taskset -a -p -c LIST, same syntax).")
         String clientCpus;
 
         @Option(names = "--out", paramLabel = "DIR", description = "Results folder (default: results/<UTC timestamp>).")
@@ -428,8 +489,6 @@ public final class Cli {
 
         @Override
         public Integer call() throws Exception {
-            List<Combination> chosen = selection.combinations(List.of(Registry.SERVERS.get(0).id()));
-            URI target = selection.target;
             List<Page> chosenPages = pages.stream().map(Page::byId).toList();
             if (connections.stream().anyMatch(c -> c < 1) || loadThreads < 1) {
                 throw new UsageException("--connections and --load-threads take whole numbers of at least 1.");
@@ -449,6 +508,17 @@ public final class Cli {
             java.nio.file.Path folder = out != null ? out : java.nio.file.Path.of("results",
                     java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
                             .withZone(java.time.ZoneOffset.UTC).format(java.time.Instant.now()));
+            if (serverCpus != null) {
+                CpuList.check("--server-cpus", serverCpus);
+            }
+            if (clientCpus != null) {
+                CpuList.check("--client-cpus", clientCpus);
+            }
+            // The last check, after every usage error: one request to a running server, before anything is written.
+            Target running = selection.target(delay, given(spec, "--delay"));
+            List<Combination> chosen = running == null
+                    ? selection.combinations(List.of(Registry.SERVERS.get(0).id())) : List.of(running.combination());
+            URI target = running == null ? null : running.url();
             List<String> serverPrefix = serverCpus == null ? List.of() : List.of("taskset", "-c", serverCpus);
             if (clientCpus != null) {
                 Process pin = new ProcessBuilder("taskset", "-a", "-p", "-c", clientCpus,
@@ -468,6 +538,9 @@ public final class Cli {
             flags.put("selected", chosen.stream().map(Combination::toString).toList().toString());
             var sweep = new bench.Bench.Sweep(chosen, chosenPages, connections, rates, warmup, duration, delay,
                     loadThreads, folder, serverPrefix, flags, resume, jfr, target);
+            if (running != null) {
+                spec.commandLine().getOut().println("bench: " + running.note());
+            }
             bench.Bench bench = new bench.Bench(sweep, spec.commandLine().getOut());
             Runnable restoreSignals = Signals.onTermination(bench::stop);
             try {

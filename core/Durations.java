@@ -5,8 +5,11 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Human durations for flags: {@code 1ms}, {@code 500us}, {@code 2s}, {@code 1.5ms}, {@code 0}. */
+/** Human durations for flags: {@code 1ms}, {@code 500us}, {@code 2s}, {@code 1.5ms}, {@code 1m}, {@code 0}. */
 public final class Durations {
+
+    /** Every unit {@link #parse} accepts ({@code µs} is {@code us}), for help texts and messages. */
+    public static final String UNITS = "ns, us, ms, s or m (minutes)";
 
     private static final Pattern FORMAT = Pattern.compile("(\\d+(?:\\.\\d+)?)(ns|us|µs|ms|s|m)");
 
@@ -21,7 +24,7 @@ public final class Durations {
         Matcher m = FORMAT.matcher(t);
         if (!m.matches()) {
             throw new UsageException("cannot read the duration '" + text
-                    + "'; write a number and a unit (ns, us, ms, s, m), for example 1ms, 500us or 2s.");
+                    + "'; write a number and a unit, " + UNITS + ", for example 1ms, 500us or 2s.");
         }
         double value = Double.parseDouble(m.group(1));
         double nanosPerUnit = switch (m.group(2)) {

@@ -82,6 +82,9 @@ public final class Site {
     private <R> R route(String method, String path, Responder<R> responder) {
         boolean head = method.equals("HEAD");
         boolean get = head || method.equals("GET");
+        if (path.equals(ServerInfo.PATH)) {   // how this server runs, for a client that did not start it
+            return get ? responder.fixed(ok(ServerInfo.JSON, info(), head, Map.of())) : notAllowed(method, responder);
+        }
         if (path.equals("/")) {
             return get ? responder.fixed(ok(HTML, index, head, Map.of())) : notAllowed(method, responder);
         }
@@ -165,6 +168,11 @@ public final class Site {
                     + " grace period; cutting them");
         }
         return left;
+    }
+
+    /** The body of {@link ServerInfo#PATH}, built with Jackson from this server's configuration. */
+    private byte[] info() {
+        return ServerInfo.of(config).toJson();   // per request: clients ask once before they start, not under load
     }
 
     private static byte[] bytes(String s) {

@@ -1,14 +1,20 @@
 package core;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class CliTest {
@@ -73,8 +79,10 @@ class CliTest {
         refused("write a number and a unit", "bench", "--duration=3");
         refused("--resume continues a sweep: name its folder with --out=DIR", "bench", "--resume");
         refused("nothing to resume", "bench", "--resume", "--out=/nonexistent/pssrbench");
-        refused("--target is one running server", "bench", "--target=http://127.0.0.1:1/");
-        refused("--target is one running server", "verify", "--server=nima", "--target=http://127.0.0.1:1/");
+        refused("--target is one running server", "bench", "--server=nima,netty", "--target=http://127.0.0.1:1/");
+        refused("--target is one running server", "verify", "--all", "--target=http://127.0.0.1:1/");
+        refused("--target takes an http:// URL", "verify", "--target=127.0.0.1:8080");
+        refused("--target takes an http:// URL", "bench", "--target=localhost:8080");
         refused("--all selects every combination", "bench", "--all", "--engine=pebble");
         refused("no such folder", "report", "/nonexistent/pssrbench");
     }
@@ -100,5 +108,162 @@ class CliTest {
         assertEquals(java.time.Duration.ZERO, Durations.parse("0"));
         assertEquals("1500us", Durations.format(Durations.parse("1.5ms")));
         assertEquals("50ms", Durations.format(Durations.parse("50ms")));
+    }
+
+    /** A failure of the world, not of the input: exit 1, exactly {@code sentence} on stderr, nothing on stdout. */
+    private static void failed(String sentence, String... args) {
+        Run r = run(args);
+        assertEquals(1, r.code(), String.join(" ", args) + " -> " + r.out() + r.err());
+        assertEquals("", r.out());
+        assertEquals(List.of(sentence), r.err().lines().toList());
+    }
+
+    /** A sweep that is short if it ever starts: these tests expect it to be refused before anything runs. */
+    private static String[] shortBench(Path out, String... args) {
+        List<String> all = new java.util.ArrayList<>(List.of("bench", "--server=nima", "--engine=raw",
+                "--mode=virtual", "--no-baseline", "--page=presentations", "--connections=1", "--warmup=0",
+                "--duration=1ms", "--out=" + out));
+        all.addAll(List.of(args));
+        return all.toArray(String[]::new);
+    }
+
+    @Test
+    void aTargetWhereNothingAnswersIsOneSentenceAndWritesNothing(@TempDir Path tmp) {
+        String dead = "http://127.0.0.1:1/";
+        failed("pssrbench: nothing answers at " + dead + ": connection refused.", "verify", "--target=" + dead,
+                "--server=nima", "--engine=jstachio", "--mode=virtual");
+        failed("pssrbench: nothing answers at " + dead + ": connection refused.", "verify", "--target=" + dead);
+        Path results = tmp.resolve("results");
+        failed("pssrbench: nothing answers at " + dead + ": connection refused.", "bench", "--target=" + dead,
+                "--server=nima", "--engine=jstachio", "--mode=virtual", "--out=" + results);
+        assertFalse(Files.exists(results), "no results folder");
+    }
+
+    @Test
+    void whyARequestFailedIsAFewWordsEvenWhenTheClientGivesNoMessage() {
+        var refused = new java.net.ConnectException();
+        refused.initCause(new java.nio.channels.ClosedChannelException());   // what the JDK's client throws
+        assertEquals("connection refused", Target.why(refused));
+        var unknown = new java.net.ConnectException();
+        unknown.initCause(new java.nio.channels.UnresolvedAddressException());
+        assertEquals("unknown host", Target.why(unknown));
+        assertEquals("no connection within 5s", Target.why(new java.net.http.HttpConnectTimeoutException("x")));
+    }
+
+    /** The case: serve as documented (1 ms per item), then verify --target at it. */
+    @Test
+    void verifyTargetChecksAServerAtTheDefaultDelayWithoutAMisleadingFailure() {
+        Combination c = Registry.combinations().get(0);
+        try (Servers.Started s = Servers.start(c, ServeConfig.DEFAULT_DELAY)) {
+            for (List<String> named : List.of(List.of("--server=" + c.server().id(), "--engine=" + c.engine().id(),
+                    "--mode=" + c.approach().id()), List.<String>of())) {
+                List<String> args = new java.util.ArrayList<>(List.of("verify", "--target=" + s.uri("/"),
+                        "--concurrency=5"));
+                args.addAll(named);
+                Run r = run(args.toArray(String[]::new));
+                assertEquals(0, r.code(), named + ": " + r.out() + r.err());
+                assertTrue(r.out().contains("1ms per item, less than the 10ms at which streaming can be told"
+                        + " from noise: progressive arrival is not checked"), r.out());
+                assertTrue(r.out().lines().anyMatch(l -> l.startsWith(String.format("%-8s %-9s %-9s",
+                        c.server().id(), c.engine().id(), c.approach().id())) && l.endsWith("OK")), r.out());
+                assertFalse(r.out().contains("NaN"), r.out());
+            }
+        }
+    }
+
+    @Test
+    void verifyTargetChecksProgressiveArrivalWhenTheServersDelayShowsIt() {
+        Combination c = Registry.combinations().get(0);
+        try (Servers.Started s = Servers.start(c, Duration.ofMillis(20))) {
+            Run r = run("verify", "--target=" + s.uri("/"), "--concurrency=5");
+            assertEquals(0, r.code(), r.out() + r.err());
+            assertTrue(r.out().contains("runs " + c + " with 20ms per item"), r.out());
+            assertFalse(r.out().contains("not checked"), r.out());
+        }
+    }
+
+    @Test
+    void aTargetThatRunsSomethingElseThanNamedIsRefused() {
+        Combination c = Registry.combinations().get(0);
+        Engine other = Registry.ENGINES.stream().filter(e -> e != c.engine()).findFirst().orElseThrow();
+        try (Servers.Started s = Servers.start(c, ServeConfig.DEFAULT_DELAY)) {
+            String target = "--target=" + s.uri("/");
+            refused("the server at " + s.uri("/") + " runs " + c + ", not --engine=" + other.id()
+                    + "; leave out --server, --engine and --mode to take them from it.", "verify", target,
+                    "--engine=" + other.id());
+            refused("the server at " + s.uri("/") + " runs " + c + ", not --engine=" + other.id(), "bench", target,
+                    "--engine=" + other.id());
+            refused("the server at " + s.uri("/") + " runs with 1ms per item (its serve --delay); leave out --delay",
+                    "verify", target, "--delay=50ms");
+        }
+    }
+
+    /** Not a pssrbench serve (or an older one): the combination must be named, and is then taken on trust. */
+    @Test
+    void aServerWithoutInfoJsonIsTakenOnTrustWhenItsCombinationIsNamed() throws Exception {
+        var server = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);   // no contexts: 404 for every path
+        server.start();
+        try {
+            String target = "--target=http://127.0.0.1:" + server.getAddress().getPort() + "/";
+            refused("does not say what it runs (/info.json answered 404): name its combination with --server,"
+                    + " --engine and --mode.", "verify", target);
+            Run named = run("verify", target, "--server=nima", "--engine=jstachio", "--mode=virtual",
+                    "--concurrency=2");
+            assertEquals(1, named.code(), named.out() + named.err());
+            assertTrue(named.out().contains("taken on trust as nima jstachio virtual with 50ms per item (--delay)"),
+                    named.out());
+            assertTrue(named.out().contains("status 404, expected 200"), named.out());
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    @Test
+    void cpuListsAreCheckedBeforeAnythingStarts(@TempDir Path tmp) {
+        Path results = tmp.resolve("results");
+        refused("--server-cpus takes a list of this machine's CPUs", shortBench(results, "--server-cpus=abc"));
+        refused("--server-cpus takes a list of this machine's CPUs", shortBench(results, "--server-cpus=0-4095"));
+        refused("--client-cpus takes a list of this machine's CPUs", shortBench(results, "--client-cpus=abc"));
+        refused("--client-cpus takes a list of this machine's CPUs", shortBench(results, "--client-cpus=1-0"));
+        assertFalse(Files.exists(results), "no results folder");
+        assertEquals(java.util.Optional.of(new java.util.TreeSet<>(List.of(0, 1, 3))), CpuList.parse("0-1,3"));
+        assertEquals(java.util.Optional.of(new java.util.TreeSet<>(List.of(0, 2, 4))), CpuList.parse("0-4:2"));
+        for (String bad : List.of("", "1-0", "0,,1", "0-", "-1", "x1")) {
+            assertTrue(CpuList.parse(bad).isEmpty(), bad);
+        }
+        assertEquals("0-3,6", CpuList.format(new java.util.TreeSet<>(List.of(0, 1, 2, 3, 6))));
+    }
+
+    @Test
+    void anUnknownCommandNamesTheCommandsAndHelpIsOne() {
+        String commands = "commands: serve (the default), list, verify, bench, wrk-row, report, help.";
+        refused("unknown command 'frob'; " + commands, "frob");
+        refused("unknown command 'frob'; " + commands, "help", "frob");
+        Run help = run("help");
+        assertEquals(0, help.code(), help.err());
+        assertTrue(help.out().contains("Commands:") && help.out().contains("verify"), help.out());
+        Run helpBench = run("help", "bench");
+        assertEquals(0, helpBench.code(), helpBench.err());
+        assertTrue(helpBench.out().contains("--server-cpus"), helpBench.out());
+    }
+
+    /** Every option that takes a duration names every unit Durations accepts, minutes included. */
+    @Test
+    void everyDurationOptionNamesItsUnits() {
+        CommandLine cli = new CommandLine(new Cli());
+        int durations = 0;
+        for (CommandLine sub : cli.getSubcommands().values()) {
+            for (CommandLine.Model.OptionSpec o : sub.getCommandSpec().options()) {
+                if (o.type() == Duration.class) {
+                    durations++;
+                    String text = String.join(" ", o.description());
+                    assertTrue(text.contains("ns, us, ms, s or m (minutes)"), sub.getCommandName() + " "
+                            + o.longestName() + ": " + text);
+                }
+            }
+        }
+        assertEquals(6, durations, "serve --delay --grace, verify --delay, bench --warmup --duration --delay");
+        assertEquals(Duration.ofMinutes(2), Durations.parse("2m"));
     }
 }

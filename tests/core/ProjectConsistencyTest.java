@@ -63,7 +63,7 @@ class ProjectConsistencyTest {
         String end = "<!-- matrix:end -->";
         assertTrue(readme.contains(begin) && readme.contains(end), "README.md has the matrix markers");
         String block = readme.substring(readme.indexOf(begin) + begin.length(), readme.indexOf(end));
-        assertEquals(Matrix.markdown(), block, "regenerate with: java -jar target/pssrbench.jar list --format=markdown");
+        assertEquals(Matrix.markdown(), block, "regenerate with: scripts/pssrbench list --format=markdown");
 
         List<String> rows = new ArrayList<>();
         for (String line : Matrix.markdown().lines().toList()) {
@@ -78,6 +78,13 @@ class ProjectConsistencyTest {
             }
         }
         assertEquals(Registry.combinations().stream().map(Combination::toString).toList(), rows);
+    }
+
+    /** Every unit Durations accepts is documented (the help says the same: CliTest). */
+    @Test
+    void theReadmeNamesEveryDurationUnit() throws Exception {
+        String readme = Files.readString(ROOT.resolve("README.md"));
+        assertTrue(readme.contains("ns, us, ms, s or m (minutes)"), "README.md names the duration units");
     }
 
     private static String text(Element parent, String tag) {

@@ -126,4 +126,48 @@ class ScriptsIT {
         assertEquals(expected, Long.parseLong(half[rate]), 1, "50% of the closed-loop maximum");
         assertTrue(d.out().contains("-R" + half[rate] + " --latency -U -s "), "wrk2 gets the rate: " + d.out());
     }
+
+    /** A JDK older than the jar's class files: Debian's default java, 17, on the machines this was written on. */
+    private static final Path JDK17 = Path.of("/usr/lib/jvm/java-17-openjdk-amd64");
+
+    /** The launcher with {@code java} on PATH being JDK 17 and no JAVA_HOME: stdout, stderr and exit code. */
+    private static String[] launch(String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(ROOT.resolve("scripts/pssrbench").toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command).directory(ROOT.toFile());
+        pb.environment().remove("JAVA_HOME");
+        pb.environment().remove("PSSR_JAVA_HOME");
+        pb.environment().put("PATH", JDK17.resolve("bin") + ":/usr/local/bin:/usr/bin:/bin");
+        Process p = pb.start();
+        var err = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(300, TimeUnit.SECONDS), String.join(" ", command));
+        return new String[] {String.valueOf(p.exitValue()), out, err.get()};
+    }
+
+    @Test
+    void theJarStartedByAJava17FailsWhichIsWhyTheLauncherExists() throws Exception {
+        assumeTrue(Files.isExecutable(JDK17.resolve("bin/java")), "no JDK 17 at " + JDK17);
+        Path jar = Path.of(System.getProperty("pssrbench.jar", "target/pssrbench.jar"));
+        Done d = run(ROOT, List.of(JDK17.resolve("bin/java").toString(), "-jar", jar.toString(), "list"));
+        assertEquals(1, d.code(), d.out());
+        assertTrue(d.out().contains("UnsupportedClassVersionError"), d.out());
+    }
+
+    @Test
+    void theLauncherFindsAJdk21WhenTheJavaOnPathIs17() throws Exception {
+        assumeTrue(Files.isExecutable(JDK17.resolve("bin/java")), "no JDK 17 at " + JDK17);
+        String[] r = launch("list");
+        assertEquals("0", r[0], r[1] + r[2]);
+        assertEquals(Registry.combinations().stream().map(Combination::toString).toList(), r[1].lines().toList(),
+                "stdout is list's alone");
+        assertTrue(r[2].lines().anyMatch(l -> l.startsWith("+ ") && l.endsWith("/bin/java -jar "
+                + ROOT.resolve("target/pssrbench.jar") + " list")), "echoes what it runs: " + r[2]);
+    }
 }

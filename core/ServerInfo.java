@@ -1,0 +1,64 @@
+package core;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * How a running {@code serve} is configured, as it answers at {@link #PATH}: a client that did not start the server
+ * (verify and bench with --target) reads it instead of guessing. This record is both the writer's and the reader's
+ * definition of the JSON, so the two cannot drift apart; unknown keys are ignored, so a newer server can add some.
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+public record ServerInfo(String pssrbench, String java, String server, String engine, String mode, String delay,
+                         @JsonProperty("delay_ns") long delayNs, int threads, List<PageInfo> pages) {
+
+    public static final String PATH = "/info.json";
+    public static final String JSON = "application/json";
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    /** One page: its route and how many items it streams. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record PageInfo(String id, String path, int items) {
+    }
+
+    /** What a server started with {@code config} says about itself. */
+    public static ServerInfo of(ServeConfig config) {
+        return new ServerInfo(Cli.VERSION, Runtime.version().toString(), config.server().id(), config.engine().id(),
+                config.approach().id(), Durations.format(config.delay()), config.delay().toNanos(), config.threads(),
+                Arrays.stream(Page.values()).map(p -> new PageInfo(p.id(), p.path(), p.items().size())).toList());
+    }
+
+    public byte[] toJson() {
+        try {
+            return MAPPER.writeValueAsBytes(this);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);   // strings and numbers only: cannot happen
+        }
+    }
+
+    /** Reads what {@link #toJson()} wrote; IOException if it is not such a document. */
+    public static ServerInfo parse(byte[] json) throws IOException {
+        ServerInfo info = MAPPER.readValue(json, ServerInfo.class);
+        if (info.server == null || info.engine == null || info.mode == null || info.delayNs < 0) {
+            throw new IOException("it lacks server, engine, mode or delay_ns");
+        }
+        return info;
+    }
+
+    public Duration delayDuration() {
+        return Duration.ofNanos(delayNs);
+    }
+
+    /** {@code server engine mode}, as {@code list} prints a combination. */
+    public String combinationIds() {
+        return server + " " + engine + " " + mode;
+    }
+}

@@ -1,0 +1,163 @@
+package core;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.UnknownHostException;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code --target}: a server that is already running, which verify and bench did not start. What it runs, and at
+ * which delay, comes from its {@link ServerInfo#PATH}; --server, --engine and --mode may be left out (then they are
+ * taken from it) or must agree with it. A server without /info.json (not a pssrbench serve, or an older one) is
+ * taken on trust: the one combination named on the command line, at the --delay given there.
+ */
+public record Target(URI url, ServerInfo info, Combination combination, Duration delay, String note) {
+
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+    private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(10);
+
+    /**
+     * The usage checks first (a URL, known ids), then one request to the server. {@code server}, {@code engine},
+     * {@code mode}: null when not named; {@code delay}: the command's --delay, {@code delayGiven} if the user gave it.
+     */
+    public static Target resolve(String text, String server, String engine, String mode, Duration delay,
+                                 boolean delayGiven) {
+        URI url = url(text);
+        Server s = server == null ? null : Registry.server(server);
+        Engine e = engine == null ? null : Registry.engine(engine);
+        Approach a = mode == null ? null : Approach.byId(mode);
+        Fetched fetched = fetch(url);
+        if (fetched.info() == null) {
+            if (s == null || e == null || a == null) {
+                throw new UsageException("the server at " + url + " does not say what it runs (" + fetched.why()
+                        + "): name its combination with --server, --engine and --mode.");
+            }
+            return new Target(url, null, new Combination(s, e, a), delay, "the server at " + url + " does not say"
+                    + " what it runs (" + fetched.why() + "): taken on trust as " + s.id() + " " + e.id() + " "
+                    + a.id() + " with " + Durations.format(delay) + " per item (--delay)");
+        }
+        ServerInfo info = fetched.info();
+        Combination running = combination(url, info);
+        List<String> differ = new ArrayList<>();
+        if (s != null && s != running.server()) {
+            differ.add("--server=" + s.id());
+        }
+        if (e != null && e != running.engine()) {
+            differ.add("--engine=" + e.id());
+        }
+        if (a != null && a != running.approach()) {
+            differ.add("--mode=" + a.id());
+        }
+        if (!differ.isEmpty()) {
+            throw new UsageException("the server at " + url + " runs " + running + ", not " + String.join(" ", differ)
+                    + "; leave out --server, --engine and --mode to take them from it.");
+        }
+        Duration runs = info.delayDuration();
+        if (delayGiven && !delay.equals(runs)) {
+            throw new UsageException("the server at " + url + " runs with " + Durations.format(runs) + " per item"
+                    + " (its serve --delay); leave out --delay, which sets the delay of servers started here.");
+        }
+        return new Target(url, info, running, runs, "the server at " + url + " runs " + running + " with "
+                + Durations.format(runs) + " per item (its " + ServerInfo.PATH + ")");
+    }
+
+    private static URI url(String text) {
+        try {
+            URI url = new URI(text);
+            if ("http".equals(url.getScheme()) && url.getHost() != null) {
+                return url;
+            }
+        } catch (URISyntaxException e) {
+            // refused below, in the same words
+        }
+        throw new UsageException("--target takes an http:// URL such as http://127.0.0.1:8080/, not '" + text + "'.");
+    }
+
+    /** What the server says about itself, or null with why not. */
+    private record Fetched(ServerInfo info, String why) {
+    }
+
+    private static Fetched fetch(URI url) {
+        URI uri = url.resolve(ServerInfo.PATH);
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(CONNECT_TIMEOUT).build();
+        try {
+            HttpResponse<byte[]> r = client.send(HttpRequest.newBuilder(uri).timeout(ANSWER_TIMEOUT).build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+            if (r.statusCode() != 200) {
+                return new Fetched(null, ServerInfo.PATH + " answered " + r.statusCode());
+            }
+            try {
+                return new Fetched(ServerInfo.parse(r.body()), null);
+            } catch (IOException e) {
+                return new Fetched(null, "its " + ServerInfo.PATH + " is not PssrBench's");
+            }
+        } catch (IOException e) {
+            throw new Failure("nothing answers at " + url + ": " + why(e) + ".");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Failure("interrupted while asking " + uri + ".");
+        } finally {
+            client.shutdownNow();
+        }
+    }
+
+    /** The combination the server says it runs, in this version's registry. */
+    private static Combination combination(URI url, ServerInfo info) {
+        try {
+            return new Combination(Registry.server(info.server()), Registry.engine(info.engine()),
+                    Approach.byId(info.mode()));
+        } catch (UsageException e) {
+            throw new Failure("the server at " + url + " runs " + info.combinationIds() + " (pssrbench "
+                    + info.pssrbench() + "), which this pssrbench " + Cli.VERSION + " does not know.");
+        }
+    }
+
+    /** Why a request failed, in a few words: the JDK's HTTP client often throws exceptions without a message. */
+    public static String why(Throwable e) {
+        // The most telling cause wins: the client wraps an unknown host in a ConnectException, for one.
+        if (has(e, UnresolvedAddressException.class) || has(e, UnknownHostException.class)) {
+            return "unknown host";
+        }
+        if (has(e, HttpConnectTimeoutException.class)) {
+            return "no connection within " + Durations.format(CONNECT_TIMEOUT);
+        }
+        if (has(e, HttpTimeoutException.class)) {
+            return "no answer in time";
+        }
+        String message = firstMessage(e);
+        if (has(e, ConnectException.class)) {
+            return message == null ? "connection refused" : message.toLowerCase(Locale.ROOT);
+        }
+        return message == null ? e.getClass().getSimpleName() : message;
+    }
+
+    private static boolean has(Throwable e, Class<? extends Throwable> kind) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (kind.isInstance(t)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String firstMessage(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t.getMessage() != null && !t.getMessage().isBlank()) {
+                return t.getMessage();
+            }
+        }
+        return null;
+    }
+}
