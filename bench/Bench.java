@@ -73,7 +73,7 @@ public final class Bench {
         }
 
         String key() {
-            return key(combination.server().id(), combination.engine().id(), combination.approach().id(), page.id(),
+            return key(combination.server().id(), combination.engine().id(), combination.mode().id(), page.id(),
                     String.valueOf(connections), rate > 0 ? String.valueOf((long) rate) : "");
         }
 
@@ -106,8 +106,8 @@ public final class Bench {
         Set<Combination> all = new LinkedHashSet<>(selected);
         for (Combination c : selected) {
             for (Engine e : Registry.ENGINES) {
-                if (e.baseline() && Registry.approaches(c.server(), e).contains(c.approach())) {
-                    all.add(new Combination(c.server(), e, c.approach()));
+                if (e.baseline() && c.mode().supports(e)) {
+                    all.add(new Combination(c.server(), e, c.mode()));
                 }
             }
         }
@@ -230,7 +230,7 @@ public final class Bench {
     }
 
     private static String label(Combination c) {
-        return c.server().id() + "-" + c.engine().id() + "-" + c.approach().id();
+        return c.server().id() + "-" + c.engine().id() + "-" + c.mode().id();
     }
 
     /**
@@ -241,7 +241,7 @@ public final class Bench {
     private String verify(Combination c) throws IOException, InterruptedException {
         Path log = sweep.out().resolve("logs/" + label(c) + ".verify.log");
         Process p = new ProcessBuilder(ServerProcess.command(List.of(), "verify", "--server=" + c.server().id(),
-                "--engine=" + c.engine().id(), "--mode=" + c.approach().id(), "--delay=20ms", "--concurrency=10"))
+                "--engine=" + c.engine().id(), "--mode=" + c.mode().id(), "--delay=20ms", "--concurrency=10"))
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         if (!p.waitFor(5, TimeUnit.MINUTES)) {
             p.destroyForcibly().waitFor();
@@ -423,7 +423,7 @@ public final class Bench {
     private static Summary base(Point p) {
         Combination c = p.combination();
         return new Summary().set("tool", "pssrbench").set("server", c.server().id()).set("engine", c.engine().id())
-                .set("mode", c.approach().id()).set("page", p.page().id()).set("model", p.rate() > 0 ? "open" : "closed")
+                .set("mode", c.mode().id()).set("page", p.page().id()).set("model", p.rate() > 0 ? "open" : "closed")
                 .set("connections", p.connections()).set("rate", p.rate() > 0 ? String.valueOf((long) p.rate()) : "");
     }
 

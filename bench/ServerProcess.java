@@ -53,7 +53,7 @@ final class ServerProcess implements AutoCloseable {
     static ServerProcess start(Combination c, Duration delay, List<String> cpuPrefix, Path log)
             throws IOException, InterruptedException {
         List<String> command = command(cpuPrefix, "serve", "--server=" + c.server().id(),
-                "--engine=" + c.engine().id(), "--mode=" + c.approach().id(), "--port=0",
+                "--engine=" + c.engine().id(), "--mode=" + c.mode().id(), "--port=0",
                 "--delay=" + Durations.format(delay));
         Process p = new ProcessBuilder(command).redirectError(log.toFile()).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));

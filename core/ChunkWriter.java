@@ -8,10 +8,10 @@ import java.nio.charset.StandardCharsets;
  * The flush policy of PssrBench, shared by every engine and server: the engines' many small writes (70 to 450 per
  * page) are buffered here, and {@link #flush()} turns what has accumulated into exactly one chunk for the server.
  * Flushes happen only where the renderer is about to wait for data ({@link ProgressiveItems#hasNext()}, or after an
- * item in the reactive approach) and at the end of the page, so a page is one head chunk, one chunk per item and a
+ * item in the reactive mode) and at the end of the page, so a page is one head chunk, one chunk per item and a
  * tail, whatever the server.
  *
- * <p>Not thread-safe: one render writes from one thread at a time (the reactive approach hands over between
+ * <p>Not thread-safe: one render writes from one thread at a time (the reactive mode hands over between
  * threads through RxJava's serialised callbacks, which give the needed happens-before).
  */
 public final class ChunkWriter extends Writer {

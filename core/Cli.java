@@ -110,10 +110,10 @@ public final class Cli {
     private static void describeRegistry() {
         System.setProperty("pssrbench.servers", Registry.serverIds());
         System.setProperty("pssrbench.engines", Registry.engineIds());
-        System.setProperty("pssrbench.modes", Approach.ids(List.of(Approach.values())));
+        System.setProperty("pssrbench.modes", Registry.modeIds());
         System.setProperty("pssrbench.server", Registry.SERVERS.get(0).id());
         System.setProperty("pssrbench.engine", Registry.ENGINES.get(0).id());
-        System.setProperty("pssrbench.mode", Registry.approaches(Registry.SERVERS.get(0), Registry.ENGINES.get(0))
+        System.setProperty("pssrbench.mode", Registry.modes(Registry.ENGINES.get(0))
                 .iterator().next().id());
         System.setProperty("pssrbench.presentations", String.valueOf(Page.PRESENTATIONS.items().size()));
         System.setProperty("pssrbench.stocks", String.valueOf(Page.STOCKS.items().size()));
@@ -140,7 +140,7 @@ public final class Cli {
         String engine;
 
         @Option(names = "--mode", paramLabel = "ID", defaultValue = "${sys:pssrbench.mode}",
-                description = "Approach: ${sys:pssrbench.modes} (default: ${DEFAULT-VALUE}).")
+                description = "Mode: ${sys:pssrbench.modes} (default: ${DEFAULT-VALUE}).")
         String mode;
 
         @Option(names = "--host", paramLabel = "ADDR", defaultValue = ServeConfig.DEFAULT_HOST,
@@ -174,7 +174,7 @@ public final class Cli {
         @Override
         public Integer call() throws InterruptedException {
             ServeConfig config = new ServeConfig(Registry.server(server), Registry.engine(engine),
-                    Approach.byId(mode), host, port, delay, threads, grace, failAfter);
+                    Registry.mode(mode), host, port, delay, threads, grace, failAfter);
             Logs.configure();
             Site site = new Site(config);
             ListenAddress.check(config.host(), config.port());
@@ -184,11 +184,12 @@ public final class Cli {
             Signals.onTermination(stop::countDown);
             System.out.printf(Locale.ROOT, "pssrbench: serving http://%s:%d/ server=%s engine=%s mode=%s delay=%s%n",
                     config.host(), running.port(), config.server().id(), config.engine().id(),
-                    config.approach().id(), Durations.format(config.delay()));
+                    config.mode().id(), Durations.format(config.delay()));
             System.out.flush();
             stop.await();
             site.drain(config.grace());
             running.close();
+            site.close();
             System.out.println("pssrbench: stopped");
             return 0;
         }
@@ -323,7 +324,7 @@ public final class Cli {
             for (Combination c : chosen) {
                 Verifier.Result r = target == null ? verifier.verify(c) : verifier.verify(c, target.url());
                 StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%-8s %-9s %-9s ",
-                        c.server().id(), c.engine().id(), c.approach().id()));
+                        c.server().id(), c.engine().id(), c.mode().id()));
                 for (Verifier.PageResult p : r.pages()) {
                     row.append(String.format(Locale.ROOT, "%-34s | ", ms(p.ttfbMs(), "%.1f") + " "
                             + ms(p.totalMs(), "%.0f") + " " + p.chunks() + " " + ms(p.lagMs(), "%.1f")));
@@ -388,7 +389,7 @@ public final class Cli {
         @Override
         public Integer call() throws java.io.IOException {
             Combination combination = new Combination(Registry.server(server), Registry.engine(engine),
-                    Approach.byId(mode));
+                    Registry.mode(mode));
             Page p = Page.byId(page);
             if (!java.nio.file.Files.isRegularFile(raw)) {
                 throw new UsageException("no such file: " + raw + ".");

@@ -4,7 +4,6 @@ import io.reactivex.rxjava3.core.Observable;
 
 import java.io.IOException;
 import java.io.Writer;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -13,7 +12,7 @@ import java.util.concurrent.CompletableFuture;
  * <p>Every engine renders both pages to exactly the same bytes. Blocking renders pull items from an
  * {@link Iterable} that blocks until the next item arrives (and flushes before it does, see
  * {@link ChunkWriter}); an engine must write each item's markup before asking for the next one if it is to be
- * progressive. Engines that declare {@link Approach#REACTIVE} also implement the {@code *Async} methods.
+ * progressive. Engines with a non-blocking API ({@link #nonBlocking()}) also implement the {@code *Async} methods.
  */
 public interface Engine {
 
@@ -23,8 +22,13 @@ public interface Engine {
     /** One line for help and the README: library, version and style. */
     String description();
 
-    /** The approaches this engine can render with. */
-    Set<Approach> approaches();
+    /**
+     * Whether the engine has a non-blocking API (the {@code *Async} methods): the modes that render as items are
+     * emitted need one. Which modes an engine supports follows from this ({@link Mode#supports}).
+     */
+    default boolean nonBlocking() {
+        return false;
+    }
 
     /**
      * How many items the engine reads ahead of the markup it writes over a blocking Iterable: 0 for an engine that

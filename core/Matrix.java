@@ -10,13 +10,13 @@ public final class Matrix {
     }
 
     public static String markdown() {
-        List<Approach> modes = List.of(Approach.values());
+        List<Mode> modes = Registry.MODES;
         StringBuilder md = new StringBuilder();
         header(md, modes, "server", "engine");
         for (Server s : Registry.SERVERS) {
             for (Engine e : Registry.ENGINES) {
                 List<String> cells = new ArrayList<>(List.of(s.id(), e.id()));
-                modes.forEach(m -> cells.add(Registry.approaches(s, e).contains(m) ? "yes" : "—"));
+                modes.forEach(m -> cells.add(m.supports(e) ? "yes" : "—"));
                 row(md, cells);
             }
         }
@@ -24,7 +24,7 @@ public final class Matrix {
         header(md, modes, "server", "what it is");
         for (Server s : Registry.SERVERS) {
             List<String> cells = new ArrayList<>(List.of(s.id(), s.description()));
-            modes.forEach(m -> cells.add(s.approaches().contains(m) ? s.approachMeaning(m) : "—"));
+            modes.forEach(m -> cells.add(Delivery.describe(s, m)));
             row(md, cells);
         }
         md.append('\n');
@@ -43,7 +43,7 @@ public final class Matrix {
         return md.toString();
     }
 
-    private static void header(StringBuilder md, List<Approach> modes, String... leading) {
+    private static void header(StringBuilder md, List<Mode> modes, String... leading) {
         List<String> names = new ArrayList<>(List.of(leading));
         modes.forEach(m -> names.add(m.id()));
         row(md, names);

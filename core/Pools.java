@@ -6,14 +6,14 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
-/** Thread pools for the approaches, named so that thread dumps and thread counts are readable. */
+/** Thread pools for the modes, named so that thread dumps and thread counts are readable. */
 public final class Pools {
 
     private Pools() {
     }
 
     /**
-     * The platform pool of the blocking approach: a fixed size with every thread started up front, so the thread
+     * The platform pool of the blocking mode: a fixed size with every thread started up front, so the thread
      * count is flat during a measurement (a lazily growing pool would add a thread per request up to its size).
      * Requests beyond the pool size queue, as on a servlet container.
      */

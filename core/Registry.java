@@ -7,11 +7,12 @@ import engines.RawEngine;
 import frameworks.JavalinServer;
 import frameworks.NettyServer;
 import frameworks.NimaServer;
+import modes.BlockingMode;
+import modes.ReactiveMode;
+import modes.VirtualMode;
 
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -32,6 +33,11 @@ public final class Registry {
             new PebbleEngine(),
             new RawEngine());   // the baseline: listed last, so the default engine is a template engine
 
+    public static final List<Mode> MODES = List.of(
+            new VirtualMode(),
+            new BlockingMode(),
+            new ReactiveMode());
+
     private Registry() {
     }
 
@@ -45,6 +51,20 @@ public final class Registry {
                 "unknown engine '" + id + "'; valid engines: " + engineIds() + "."));
     }
 
+    public static Mode mode(String id) {
+        return MODES.stream().filter(m -> m.id().equals(id)).findFirst().orElseThrow(() -> new UsageException(
+                "unknown mode '" + id + "'; valid modes: " + modeIds() + "."));
+    }
+
+    public static String modeIds() {
+        return ids(MODES);
+    }
+
+    /** Mode ids in registry order. */
+    public static String ids(List<Mode> modes) {
+        return modes.stream().map(Mode::id).collect(Collectors.joining(", "));
+    }
+
     public static String serverIds() {
         return SERVERS.stream().map(Server::id).collect(Collectors.joining(", "));
     }
@@ -53,20 +73,16 @@ public final class Registry {
         return ENGINES.stream().map(Engine::id).collect(Collectors.joining(", "));
     }
 
-    /** The approaches valid for this server and engine together. */
-    public static Set<Approach> approaches(Server server, Engine engine) {
-        Set<Approach> both = EnumSet.noneOf(Approach.class);
-        both.addAll(server.approaches());
-        both.retainAll(engine.approaches());
-        return both;
+    /** The modes this engine supports, in registry order: every server runs every mode. */
+    public static List<Mode> modes(Engine engine) {
+        return MODES.stream().filter(m -> m.supports(engine)).toList();
     }
 
     /** Refuses an invalid combination in one sentence that names the valid choices. */
-    public static void validate(Server server, Engine engine, Approach approach) {
-        Set<Approach> valid = approaches(server, engine);
-        if (!valid.contains(approach)) {
-            throw new UsageException("mode " + approach.id() + " is not available with server " + server.id()
-                    + " and engine " + engine.id() + "; valid modes for them: " + Approach.ids(valid) + ".");
+    public static void validate(Server server, Engine engine, Mode mode) {
+        if (!mode.supports(engine)) {
+            throw new UsageException("mode " + mode.id() + " is not available with server " + server.id()
+                    + " and engine " + engine.id() + "; valid modes for them: " + ids(modes(engine)) + ".");
         }
     }
 
@@ -75,7 +91,7 @@ public final class Registry {
         List<Combination> all = new ArrayList<>();
         for (Server s : SERVERS) {
             for (Engine e : ENGINES) {
-                for (Approach a : approaches(s, e)) {
+                for (Mode a : modes(e)) {
                     all.add(new Combination(s, e, a));
                 }
             }
@@ -90,11 +106,11 @@ public final class Registry {
     public static List<Combination> select(List<String> servers, List<String> engines, List<String> modes) {
         servers.forEach(Registry::server);
         engines.forEach(Registry::engine);
-        modes.forEach(Approach::byId);
+        modes.forEach(Registry::mode);
         List<Combination> chosen = combinations().stream()
                 .filter(c -> servers.isEmpty() || servers.contains(c.server().id()))
                 .filter(c -> engines.isEmpty() || engines.contains(c.engine().id()))
-                .filter(c -> modes.isEmpty() || modes.contains(c.approach().id()))
+                .filter(c -> modes.isEmpty() || modes.contains(c.mode().id()))
                 .toList();
         if (chosen.isEmpty()) {
             throw new UsageException("no valid combination matches that selection; run 'list' to see them.");

@@ -130,6 +130,36 @@ public final class Render {
         end(new CancellationException("client disconnected"));
     }
 
+    /** Completes when the render ends: normally, or exceptionally with {@link RenderFailedException}. */
+    public CompletableFuture<Void> done() {
+        return result;
+    }
+
+    /** The failure the render ended with, or null while running or after a complete page. */
+    RenderFailedException failure() {
+        if (!result.isCompletedExceptionally()) {
+            return null;
+        }
+        try {
+            result.join();
+            return null;
+        } catch (java.util.concurrent.CompletionException | CancellationException e) {
+            Throwable cause = e instanceof java.util.concurrent.CompletionException ? e.getCause() : e;
+            return cause instanceof RenderFailedException r ? r : new RenderFailedException(page, cause, clientGone);
+        }
+    }
+
+    /** A write to the client failed on another thread than the render's (see {@link ChunkQueue}). */
+    void clientGone(Throwable why) {
+        clientGone = true;
+        cancel();
+    }
+
+    /** The render could not even start (its executor refused it). */
+    void failToStart(Throwable why) {
+        end(why);
+    }
+
     /** Chunks handed to the server so far. */
     public int chunks() {
         return out.chunks();

@@ -3,17 +3,17 @@ package core;
 import java.time.Duration;
 
 /** Everything a running combination needs, validated: see {@link Registry#validate}. */
-public record ServeConfig(Server server, Engine engine, Approach approach, String host, int port,
+public record ServeConfig(Server server, Engine engine, Mode mode, String host, int port,
                           Duration delay, int threads, Duration grace, int failAfter) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final Duration DEFAULT_DELAY = Duration.ofMillis(1);
-    /** The default size of the platform pool of the blocking approach: Tomcat's and Jetty's default max threads. */
+    /** The default size of the platform pool of the blocking mode: Tomcat's and Jetty's default max threads. */
     public static final int DEFAULT_THREADS = 200;
     public static final Duration DEFAULT_GRACE = Duration.ofSeconds(3);
 
     public ServeConfig {
-        Registry.validate(server, engine, approach);
+        Registry.validate(server, engine, mode);
         if (port < 0 || port > 65535) {
             throw new UsageException("--port must be between 0 and 65535 (0 picks a free port), not " + port + ".");
         }
@@ -27,15 +27,15 @@ public record ServeConfig(Server server, Engine engine, Approach approach, Strin
 
     /** A loopback config with defaults, for tests and verify. */
     public static ServeConfig of(Combination c, Duration delay) {
-        return new ServeConfig(c.server(), c.engine(), c.approach(), DEFAULT_HOST, 0, delay, DEFAULT_THREADS,
+        return new ServeConfig(c.server(), c.engine(), c.mode(), DEFAULT_HOST, 0, delay, DEFAULT_THREADS,
                 DEFAULT_GRACE, -1);
     }
 
     public Combination combination() {
-        return new Combination(server, engine, approach);
+        return new Combination(server, engine, mode);
     }
 
     public ServeConfig withFailAfter(int items) {
-        return new ServeConfig(server, engine, approach, host, port, delay, threads, grace, items);
+        return new ServeConfig(server, engine, mode, host, port, delay, threads, grace, items);
     }
 }

@@ -1,11 +1,10 @@
 package core;
 
-import java.util.Set;
-
 /**
- * An HTTP server plug-in: one file in frameworks/ plus one line in {@link Registry}. It serves {@link Site}'s routes,
- * streams pages chunk by chunk (one {@link ChunkSink#chunk} = one write on the wire, TCP_NODELAY on, no compression)
- * and runs the render where the {@link Approach} says.
+ * An HTTP server plug-in: one file in frameworks/ plus one line in {@link Registry}. Transport only: it serves
+ * {@link Site}'s routes and carries a page's chunks (one {@link ChunkSink#chunk} = one write on the wire, TCP_NODELAY
+ * on, no compression) through {@link Site#streamHere} when its handler thread waits for the page, or
+ * {@link Site#streamLater} when it can answer later; the {@link Mode} decides where the render runs.
  */
 public interface Server {
 
@@ -15,10 +14,19 @@ public interface Server {
     /** One line for help and the README: library, version and threading model. */
     String description();
 
-    Set<Approach> approaches();
+    /** The thread a request handler runs on, and what it is called in the README. */
+    record HandlerThread(Kind kind, String words) {
+        public enum Kind { VIRTUAL, PLATFORM, EVENT_LOOP }
+    }
 
-    /** What the approach means on this server, in one sentence, for the README and {@code --help}. */
-    String approachMeaning(Approach approach);
+    /** The handler thread when serving in {@code mode} (a server with a configurable pool follows the mode). */
+    HandlerThread handlerThread(Mode mode);
+
+    /**
+     * Whether a handler in {@code mode} returns before its page ends ({@link Site#streamLater}), rather than wait
+     * for it ({@link Site#streamHere}).
+     */
+    boolean answersLater(Mode mode);
 
     /**
      * Whether an HTTP/1.0 request gets its page (without chunked coding, which HTTP/1.0 clients such as ApacheBench

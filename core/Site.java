@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Logger;
 
@@ -12,7 +13,7 @@ import java.util.logging.Logger;
  * the headers, the index page, and the graceful drain on shutdown. Servers translate a request into
  * {@link #handle} and implement a {@link Responder} for their own response API.
  */
-public final class Site {
+public final class Site implements AutoCloseable {
 
     public static final String HTML = "text/html; charset=utf-8";
     public static final String TEXT = "text/plain; charset=utf-8";
@@ -28,6 +29,7 @@ public final class Site {
     /** Whether the request on this thread still counts in {@link #handling}. */
     private static final ThreadLocal<Boolean> COUNTED_HERE = new ThreadLocal<>();
     private final Assets assets = Assets.load();
+    private final Workers workers;
     /** What each page's GET body is, byte for byte: HEAD gives its length. */
     private final Map<Page, byte[]> pageBytes = new EnumMap<>(Page.class);
     private volatile boolean draining;
@@ -35,6 +37,7 @@ public final class Site {
     public Site(ServeConfig config) {
         this.config = config;
         this.index = indexPage(config).getBytes(StandardCharsets.UTF_8);
+        this.workers = new Workers(config.threads());
         for (Page page : Page.values()) {
             pageBytes.put(page, Reference.render(page, config.engine()).getBytes(StandardCharsets.UTF_8));
         }
@@ -146,6 +149,72 @@ public final class Site {
         return render;
     }
 
+    /**
+     * Streams a page for a server whose handler thread waits for it (Helidon, a servlet without async): returns once
+     * the page is complete, every chunk having gone to {@code sink} on this thread or on a thread this one waited
+     * for. The mode decides where the render runs (here, when this thread is of the kind it wants).
+     *
+     * @throws RenderFailedException when the data source, the engine or the client failed; already logged, and
+     *                               the server must then close the connection without ending the response
+     */
+    public void streamHere(Page page, ChunkSink sink) {
+        boolean callbacks = config.mode().runs() == Mode.Runs.CALLBACKS;
+        ChunkQueue queue = callbacks ? new ChunkQueue() : null;   // the data source's threads must not block
+        Render render = start(page, callbacks ? queue : sink, true);
+        try {
+            if (callbacks) {
+                queue.drainTo(sink, render);
+            } else {
+                render.done().handle((v, failure) -> null).get();
+            }
+        } catch (InterruptedException | ExecutionException e) {
+            render.cancel();
+            Thread.currentThread().interrupt();
+        }
+        Render.RenderFailedException failure = render.failure();
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /**
+     * Streams a page for a server that answers later (an event loop, servlet async): starts the render where the
+     * mode says and returns it at once; chunks go to {@code sink} from the render's threads, one at a time, and
+     * {@link Render#done()} tells the end. The server cancels the render when the client goes away.
+     */
+    public Render streamLater(Page page, ChunkSink sink) {
+        return startLater(render(page, sink));
+    }
+
+    /**
+     * {@link #streamLater} in two steps, for a server that creates the render while handling the request (so a
+     * drain counts it) and starts it when its response is subscribed to.
+     */
+    public Render startLater(Render render) {
+        return start(render, false);
+    }
+
+    private Render start(Page page, ChunkSink sink, boolean here) {
+        return start(render(page, sink), here);
+    }
+
+    private Render start(Render render, boolean here) {
+        try {
+            config.mode().start(render, here, workers);
+        } catch (Render.RenderFailedException e) {
+            // ended already (it ran here); the caller reads it from the render
+        } catch (RuntimeException e) {   // e.g. an executor that refuses work while stopping
+            render.failToStart(e);
+        }
+        return render;
+    }
+
+    /** The render threads stop; call after the server has stopped. */
+    @Override
+    public void close() {
+        workers.close();
+    }
+
     /** Renders not yet finished, failed or cancelled. */
     public int inFlight() {
         return inFlight.get();
@@ -192,7 +261,7 @@ public final class Site {
                 + "<link rel=\"icon\" href=\"/images/favicon.ico\">"
                 + "<link rel=\"stylesheet\" href=\"/webjars/bootstrap/5.3.0/css/bootstrap.min.css\"></head>"
                 + "<body><div class=\"container my-4\"><h1>PssrBench</h1><p>server <b>" + c.server().id()
-                + "</b>, engine <b>" + c.engine().id() + "</b>, mode <b>" + c.approach().id() + "</b>, "
+                + "</b>, engine <b>" + c.engine().id() + "</b>, mode <b>" + c.mode().id() + "</b>, "
                 + Durations.format(c.delay()) + " per item</p><ul class=\"list-group\">" + links
                 + "</ul></div></body></html>\n";
     }

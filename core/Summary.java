@@ -135,7 +135,7 @@ public final class Summary {
                 .set("tool", run.tool())
                 .set("server", combination.server().id())
                 .set("engine", combination.engine().id())
-                .set("mode", combination.approach().id())
+                .set("mode", combination.mode().id())
                 .set("page", page.id())
                 .set("model", targetRate > 0 ? "open" : "closed")
                 .set("connections", run.connections())

@@ -36,7 +36,7 @@ public record Target(URI url, ServerInfo info, Combination combination, Duration
         URI url = url(text);
         Server s = server == null ? null : Registry.server(server);
         Engine e = engine == null ? null : Registry.engine(engine);
-        Approach a = mode == null ? null : Approach.byId(mode);
+        Mode a = mode == null ? null : Registry.mode(mode);
         Fetched fetched = fetch(url);
         if (fetched.info() == null) {
             if (s == null || e == null || a == null) {
@@ -56,7 +56,7 @@ public record Target(URI url, ServerInfo info, Combination combination, Duration
         if (e != null && e != running.engine()) {
             differ.add("--engine=" + e.id());
         }
-        if (a != null && a != running.approach()) {
+        if (a != null && a != running.mode()) {
             differ.add("--mode=" + a.id());
         }
         if (!differ.isEmpty()) {
@@ -117,7 +117,7 @@ public record Target(URI url, ServerInfo info, Combination combination, Duration
     private static Combination combination(URI url, ServerInfo info) {
         try {
             return new Combination(Registry.server(info.server()), Registry.engine(info.engine()),
-                    Approach.byId(info.mode()));
+                    Registry.mode(info.mode()));
         } catch (UsageException e) {
             throw new Failure("the server at " + url + " runs " + info.combinationIds() + " (pssrbench "
                     + info.pssrbench() + "), which this pssrbench " + Cli.VERSION + " does not know.");

@@ -120,12 +120,14 @@ public final class Verifier {
         try {
             running = combination.server().start(config, site);
         } catch (RuntimeException e) {
+            site.close();
             return new Result(combination, List.of(), List.of("cannot start: " + e.getMessage()));
         }
         try {
             return verify(combination, URI.create("http://" + config.host() + ":" + running.port()));
         } finally {
             running.close();
+            site.close();
         }
     }
 
@@ -196,7 +198,7 @@ public final class Verifier {
             }
             Arrays.sort(lags);
             lagMs = lags[items / 2];
-            int lookahead = combination.approach() == Approach.REACTIVE ? 0 : combination.engine().lookahead();
+            int lookahead = combination.mode().runs() == Mode.Runs.CALLBACKS ? 0 : combination.engine().lookahead();
             double allowedMs = (lookahead + 0.5) * delay.toNanos() / 1e6;
             if (lagMs > allowedMs) {
                 problems.add(String.format(Locale.ROOT, "not progressive: items arrive %.1f ms after they exist"

@@ -1,6 +1,5 @@
 package engines;
 
-import core.Approach;
 import core.Engine;
 import core.Presentation;
 import core.Stock;
@@ -14,8 +13,6 @@ import org.xmlet.htmlapifaster.Element;
 import org.xmlet.htmlapifaster.Tbody;
 
 import java.io.Writer;
-import java.util.EnumSet;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -58,8 +55,8 @@ public final class HtmlFlowEngine implements Engine {
     }
 
     @Override
-    public Set<Approach> approaches() {
-        return EnumSet.of(Approach.VIRTUAL, Approach.BLOCKING, Approach.REACTIVE);
+    public boolean nonBlocking() {
+        return true;
     }
 
     @Override

@@ -1,6 +1,5 @@
 package engines;
 
-import core.Approach;
 import core.Engine;
 import core.Presentation;
 import core.Stock;
@@ -10,8 +9,6 @@ import io.jstach.jstachio.escapers.PlainText;
 
 import java.io.IOException;
 import java.io.Writer;
-import java.util.EnumSet;
-import java.util.Set;
 
 /**
  * JStachio: Mustache templates compiled to Java by an annotation processor at build time. Its generated loop asks
@@ -37,11 +34,6 @@ public final class JStachioEngine implements Engine {
     @Override
     public String description() {
         return "JStachio 1.3 (Mustache compiled by an annotation processor; blocking)";
-    }
-
-    @Override
-    public Set<Approach> approaches() {
-        return EnumSet.of(Approach.VIRTUAL, Approach.BLOCKING);
     }
 
     @Override

@@ -1,6 +1,5 @@
 package engines;
 
-import core.Approach;
 import core.Engine;
 import core.Presentation;
 import core.Stock;
@@ -8,9 +7,7 @@ import io.pebbletemplates.pebble.template.PebbleTemplate;
 
 import java.io.IOException;
 import java.io.Writer;
-import java.util.EnumSet;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Pebble: text templates interpreted at run time. Its {@code for} loop calls {@code hasNext()} before rendering the
@@ -33,11 +30,6 @@ public final class PebbleEngine implements Engine {
     @Override
     public String description() {
         return "Pebble 4.1 (text templates interpreted at run time; blocking; renders one item late)";
-    }
-
-    @Override
-    public Set<Approach> approaches() {
-        return EnumSet.of(Approach.VIRTUAL, Approach.BLOCKING);
     }
 
     @Override

@@ -1,6 +1,5 @@
 package engines;
 
-import core.Approach;
 import core.Engine;
 import core.Page;
 import core.Presentation;
@@ -12,10 +11,8 @@ import io.reactivex.rxjava3.core.Observable;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.EnumMap;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -53,8 +50,8 @@ public final class RawEngine implements Engine {
     }
 
     @Override
-    public Set<Approach> approaches() {
-        return EnumSet.allOf(Approach.class);
+    public boolean nonBlocking() {
+        return true;
     }
 
     @Override

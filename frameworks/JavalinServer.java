@@ -1,7 +1,7 @@
 package frameworks;
 
-import core.Approach;
 import core.ChunkSink;
+import core.Mode;
 import core.Page;
 import core.PortInUseException;
 import core.Render.RenderFailedException;
@@ -18,7 +18,6 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.BindException;
-import java.util.EnumSet;
 import java.util.Set;
 
 /**
@@ -40,20 +39,17 @@ public final class JavalinServer implements Server {
     }
 
     @Override
-    public Set<Approach> approaches() {
-        return EnumSet.allOf(Approach.class);
+    public HandlerThread handlerThread(Mode mode) {
+        return mode.runs() == Mode.Runs.VIRTUAL
+                ? new HandlerThread(HandlerThread.Kind.VIRTUAL,
+                        "the request's virtual thread (Jetty runs every task on one: useVirtualThreads)")
+                : new HandlerThread(HandlerThread.Kind.PLATFORM,
+                        "the request's thread, one of Jetty's pool fixed at --threads platform threads");
     }
 
     @Override
-    public String approachMeaning(Approach approach) {
-        return switch (approach) {
-            case VIRTUAL -> "Jetty runs every task on a virtual thread (useVirtualThreads); the engine renders on"
-                    + " the request's thread";
-            case BLOCKING -> "Jetty's thread pool is fixed at --threads platform threads; the engine renders on the"
-                    + " request's thread";
-            case REACTIVE -> "the handler returns at once (servlet async); the engine renders on RxJava's threads as"
-                    + " items arrive and writes each chunk from there";
-        };
+    public boolean answersLater(Mode mode) {
+        return mode.runs() == Mode.Runs.CALLBACKS;   // servlet async: the handler returns at once
     }
 
     @Override
@@ -66,26 +62,26 @@ public final class JavalinServer implements Server {
             // Departs from Javalin's default (GZIP): compression would buffer the page. PssrBench writes to the
             // raw servlet stream anyway, which Javalin's compressor does not wrap.
             cfg.http.compressionStrategy = CompressionStrategy.NONE;
-            if (config.approach() == Approach.VIRTUAL) {
+            if (handlerThread(config.mode()).kind() == HandlerThread.Kind.VIRTUAL) {
                 cfg.concurrency.useVirtualThreads = true;
             } else {
                 // A fixed pool (min = max): started up front, so the thread count does not drift in a run.
                 QueuedThreadPool pool = new QueuedThreadPool(config.threads(), config.threads());
-                pool.setName("jetty-" + config.approach().id());
+                pool.setName("jetty-" + config.mode().id());
                 cfg.jetty.threadPool = pool;
             }
             // The method the client sent (ctx.method() would follow an X-HTTP-Method-Override header).
             for (HandlerType method : HandlerType.values()) {
                 if (method.isHttpMethod()) {
                     cfg.routes.addHttpHandler(method, "*", ctx ->
-                            site.handle(ctx.req().getMethod(), ctx.path(), new Responder(site, ctx)));
+                            site.handle(ctx.req().getMethod(), ctx.path(), new Responder(site, ctx, answersLater(config.mode()))));
                 }
             }
             // Javalin routes only the methods it knows and answers any other one with its own 404 page; the
             // shared 405 with Allow comes from the site, as on every server.
             cfg.routes.before(ctx -> {
                 if (!KNOWN_METHODS.contains(ctx.req().getMethod())) {
-                    site.handle(ctx.req().getMethod(), ctx.path(), new Responder(site, ctx));
+                    site.handle(ctx.req().getMethod(), ctx.path(), new Responder(site, ctx, answersLater(config.mode())));
                     ctx.skipRemainingHandlers();
                 }
             });
@@ -114,7 +110,8 @@ public final class JavalinServer implements Server {
         };
     }
 
-    private record Responder(Site site, Context ctx) implements Site.Responder<Void> {
+    /** {@code later}: answer through servlet async, the handler returning before the page ends. */
+    private record Responder(Site site, Context ctx, boolean later) implements Site.Responder<Void> {
 
 
         @Override
@@ -146,14 +143,14 @@ public final class JavalinServer implements Server {
                 out.write(bytes);
                 out.flush();   // one flush = one HTTP chunk
             };
-            if (site.config().approach() == Approach.REACTIVE) {
-                ctx.future(() -> site.render(page, socket).reactive().handle((done, failure) -> {
+            if (later) {
+                ctx.future(() -> site.streamLater(page, socket).done().handle((done, failure) -> {
                     finish(out, failure);
                     return null;
                 }));
             } else {
                 try {
-                    site.render(page, socket).blocking();
+                    site.streamHere(page, socket);
                     finish(out, null);
                 } catch (RenderFailedException e) {
                     finish(out, e);

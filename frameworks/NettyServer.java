@@ -1,10 +1,9 @@
 package frameworks;
 
-import core.Approach;
 import core.ChunkSink;
+import core.Mode;
 import core.Page;
 import core.PortInUseException;
-import core.Pools;
 import core.Render;
 import core.ServeConfig;
 import core.Server;
@@ -28,10 +27,6 @@ import reactor.netty.resources.LoopResources;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.util.EnumSet;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -51,31 +46,19 @@ public final class NettyServer implements Server {
     }
 
     @Override
-    public Set<Approach> approaches() {
-        return EnumSet.allOf(Approach.class);
+    public HandlerThread handlerThread(Mode mode) {
+        return new HandlerThread(HandlerThread.Kind.EVENT_LOOP, "the connection's event loop");
     }
 
     @Override
-    public String approachMeaning(Approach approach) {
-        return switch (approach) {
-            case VIRTUAL -> "the engine renders on a new virtual thread per request; each chunk goes to the event"
-                    + " loop through a reactive sink";
-            case BLOCKING -> "the engine renders on the platform pool (as Schedulers.boundedElastic would); each"
-                    + " chunk goes to the event loop through a reactive sink";
-            case REACTIVE -> "the engine renders on RxJava's threads as items arrive and emits each chunk into the"
-                    + " response Flux; no thread waits";
-        };
+    public boolean answersLater(Mode mode) {
+        return true;   // an event loop must never wait: every page is a Flux the handler returns at once
     }
 
     @Override
     public Running start(ServeConfig config, Site site) {
         // Reactor Netty's default worker count, max(cores, 4); own resources so that stopping frees them.
         LoopResources loops = LoopResources.create("netty-http", LoopResources.DEFAULT_IO_WORKER_COUNT, true);
-        ExecutorService renderers = switch (config.approach()) {
-            case VIRTUAL -> Pools.virtual("netty-render");
-            case BLOCKING -> Pools.platform(config.threads(), "netty-render");
-            case REACTIVE -> null;
-        };
         DisposableServer server;
         try {
             // Reactor Netty sets TCP_NODELAY itself and does not compress unless asked to.
@@ -84,7 +67,7 @@ public final class NettyServer implements Server {
                     .port(config.port())
                     .runOn(loops)
                     .handle((req, res) -> {
-                        Responder responder = new Responder(site, res, renderers,
+                        Responder responder = new Responder(site, res,
                                 req.version().equals(HttpVersion.HTTP_1_0));
                         // RFC 9112 section 3.2: an HTTP/1.1 request without Host gets 400. Reactor Netty does not
                         // check it (Helidon and Jetty do).
@@ -97,9 +80,6 @@ public final class NettyServer implements Server {
                     .bindNow();
         } catch (ChannelBindException e) {
             loops.dispose();
-            if (renderers != null) {
-                renderers.shutdownNow();
-            }
             throw new PortInUseException(config.host(), config.port(), e);
         }
         return new Running() {
@@ -112,15 +92,12 @@ public final class NettyServer implements Server {
             public void close() {
                 server.disposeNow(Duration.ofSeconds(2));
                 loops.disposeLater(Duration.ZERO, Duration.ofSeconds(2)).block();
-                if (renderers != null) {
-                    renderers.shutdownNow();
-                }
             }
         };
     }
 
     /** {@code http10}: the request was HTTP/1.0, whose clients cannot read chunked coding. */
-    private record Responder(Site site, HttpServerResponse res, ExecutorService renderers, boolean http10)
+    private record Responder(Site site, HttpServerResponse res, boolean http10)
             implements Site.Responder<Publisher<Void>> {
 
         @Override
@@ -170,10 +147,7 @@ public final class NettyServer implements Server {
             return Flux.<ByteBuf>create(sink -> {
                 target.set(sink);
                 sink.onCancel(render::cancel);
-                CompletableFuture<Void> done = renderers == null
-                        ? render.reactive()
-                        : CompletableFuture.runAsync(render::blocking, renderers);
-                done.whenComplete((v, failure) -> {
+                site.startLater(render).done().whenComplete((v, failure) -> {
                     res.withConnection(connection -> connection.channel().closeFuture().removeListener(onClose));
                     if (failure == null) {
                         sink.complete();

@@ -1,11 +1,9 @@
 package frameworks;
 
-import core.Approach;
 import core.ChunkSink;
+import core.Mode;
 import core.Page;
-import core.Pools;
 import core.PortInUseException;
-import core.Render;
 import core.Render.RenderFailedException;
 import core.ServeConfig;
 import core.Server;
@@ -18,12 +16,7 @@ import io.helidon.webserver.http.ServerResponse;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.util.EnumSet;
-import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.io.UncheckedIOException;
 
 /**
  * Helidon 4 WebServer ("Níma"): blocking I/O on one virtual thread per connection, no event loop.
@@ -41,19 +34,13 @@ public final class NimaServer implements Server {
     }
 
     @Override
-    public Set<Approach> approaches() {
-        return EnumSet.allOf(Approach.class);
+    public HandlerThread handlerThread(Mode mode) {
+        return new HandlerThread(HandlerThread.Kind.VIRTUAL, "the connection's virtual thread");
     }
 
     @Override
-    public String approachMeaning(Approach approach) {
-        return switch (approach) {
-            case VIRTUAL -> "the engine renders on the connection's own virtual thread and writes to the socket";
-            case BLOCKING -> "the connection's virtual thread hands the render to the platform pool, whose thread"
-                    + " renders and writes; the virtual thread parks until it ends";
-            case REACTIVE -> "the engine renders on RxJava's threads as items arrive, into a queue; the connection's"
-                    + " virtual thread (Níma has no async response API) parks on it and writes each chunk";
-        };
+    public boolean answersLater(Mode mode) {
+        return false;   // no async response API: the handler writes the whole response
     }
 
     /**
@@ -68,8 +55,6 @@ public final class NimaServer implements Server {
 
     @Override
     public Running start(ServeConfig config, Site site) {
-        ExecutorService pool = config.approach() == Approach.BLOCKING
-                ? Pools.platform(config.threads(), "nima-render") : null;
         WebServer server = WebServer.builder()
                 .host(config.host())
                 .port(config.port())
@@ -78,14 +63,11 @@ public final class NimaServer implements Server {
                 // delayed-ACK stall.
                 .connectionOptions(socket -> socket.tcpNoDelay(true))
                 .routing(routing -> routing.any((req, res) -> site.handle(req.prologue().method().text(),
-                        req.path().path(), new Responder(site, res, pool,
+                        req.path().path(), new Responder(site, res,
                                 req.headers().containsToken(HeaderValues.CONNECTION_CLOSE)))))
                 .build()
                 .start();
         if (!server.isRunning()) {   // Helidon's start() does not throw when it cannot bind
-            if (pool != null) {
-                pool.shutdownNow();
-            }
             throw new PortInUseException(config.host(), config.port(), null);
         }
         return new Running() {
@@ -97,18 +79,12 @@ public final class NimaServer implements Server {
             @Override
             public void close() {
                 server.stop();
-                if (pool != null) {
-                    pool.shutdownNow();
-                }
             }
         };
     }
 
     /** {@code askedToClose}: the request carried {@code Connection: close}. */
-    private record Responder(Site site, ServerResponse res, ExecutorService pool, boolean askedToClose)
-            implements Site.Responder<Void> {
-
-        private static final Object END = new Object();
+    private record Responder(Site site, ServerResponse res, boolean askedToClose) implements Site.Responder<Void> {
 
         @Override
         public Void fixed(Site.Reply reply) {
@@ -148,16 +124,12 @@ public final class NimaServer implements Server {
                 out.flush();   // one flush = one HTTP chunk, written now (Helidon holds the first chunk until then)
             };
             try {
-                switch (site.config().approach()) {
-                    case VIRTUAL -> site.render(page, socket).blocking();
-                    case BLOCKING -> awaitPool(site.render(page, socket));
-                    case REACTIVE -> drainQueue(page, socket);
-                }
+                site.streamHere(page, socket);
                 out.close();   // the last chunk
             } catch (RenderFailedException e) {
                 // Never end the response as if complete: close the connection with the chunked body unfinished.
                 throw new CloseConnectionException(e.getMessage(), e);
-            } catch (IOException e) {
+            } catch (IOException | UncheckedIOException e) {
                 throw new CloseConnectionException("client went away", e);
             }
             if (askedToClose) {
@@ -167,43 +139,6 @@ public final class NimaServer implements Server {
                 closeIf(true);
             }
             return null;
-        }
-
-        private void awaitPool(Render render) {
-            Future<?> done = pool.submit(render::blocking);
-            try {
-                done.get();
-            } catch (ExecutionException e) {
-                throw (RenderFailedException) e.getCause();
-            } catch (InterruptedException e) {
-                render.cancel();
-                Thread.currentThread().interrupt();
-                throw new CloseConnectionException("interrupted", e);
-            }
-        }
-
-        private void drainQueue(Page page, ChunkSink socket) {
-            LinkedBlockingQueue<Object> chunks = new LinkedBlockingQueue<>();
-            Render render = site.render(page, chunks::add);
-            render.reactive().whenComplete((v, failure) -> chunks.add(failure == null ? END : failure));
-            try {
-                for (Object next = chunks.take(); next != END; next = chunks.take()) {
-                    if (next instanceof RenderFailedException failure) {
-                        throw failure;
-                    }
-                    try {
-                        socket.chunk((byte[]) next);
-                    } catch (IOException | RuntimeException clientGone) {
-                        render.cancel();
-                        throw clientGone instanceof RuntimeException r ? r : new CloseConnectionException(
-                                "client went away", clientGone);
-                    }
-                }
-            } catch (InterruptedException e) {
-                render.cancel();
-                Thread.currentThread().interrupt();
-                throw new CloseConnectionException("interrupted", e);
-            }
         }
     }
 }

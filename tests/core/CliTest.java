@@ -156,7 +156,7 @@ class CliTest {
         Combination c = Registry.combinations().get(0);
         try (Servers.Started s = Servers.start(c, ServeConfig.DEFAULT_DELAY)) {
             for (List<String> named : List.of(List.of("--server=" + c.server().id(), "--engine=" + c.engine().id(),
-                    "--mode=" + c.approach().id()), List.<String>of())) {
+                    "--mode=" + c.mode().id()), List.<String>of())) {
                 List<String> args = new java.util.ArrayList<>(List.of("verify", "--target=" + s.uri("/"),
                         "--concurrency=5"));
                 args.addAll(named);
@@ -165,7 +165,7 @@ class CliTest {
                 assertTrue(r.out().contains("1ms per item, less than the 10ms at which streaming can be told"
                         + " from noise: progressive arrival is not checked"), r.out());
                 assertTrue(r.out().lines().anyMatch(l -> l.startsWith(String.format("%-8s %-9s %-9s",
-                        c.server().id(), c.engine().id(), c.approach().id())) && l.endsWith("OK")), r.out());
+                        c.server().id(), c.engine().id(), c.mode().id())) && l.endsWith("OK")), r.out());
                 assertFalse(r.out().contains("NaN"), r.out());
             }
         }

@@ -31,8 +31,8 @@ class HttpBehaviourTest {
     static Stream<Arguments> serversAndModes() {
         List<Arguments> all = new ArrayList<>();
         for (Server server : Registry.SERVERS) {
-            for (Approach mode : server.approaches()) {
-                Registry.ENGINES.stream().filter(e -> Registry.approaches(server, e).contains(mode)).findFirst()
+            for (Mode mode : Registry.MODES) {
+                Registry.ENGINES.stream().filter(mode::supports).findFirst()
                         .ifPresent(engine -> all.add(Arguments.of(server.id(), engine.id(), mode.id())));
             }
         }
@@ -40,7 +40,7 @@ class HttpBehaviourTest {
     }
 
     private static Servers.Started start(String server, String engine, String mode, Duration delay) {
-        return Servers.start(new Combination(Registry.server(server), Registry.engine(engine), Approach.byId(mode)),
+        return Servers.start(new Combination(Registry.server(server), Registry.engine(engine), Registry.mode(mode)),
                 delay);
     }
 

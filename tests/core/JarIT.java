@@ -109,9 +109,9 @@ class JarIT {
     void verifyPassesForTheDefaultCombinationAndPrintsOneRow() throws Exception {
         Combination c = Registry.combinations().get(0);
         Done d = run("verify", "--server=" + c.server().id(), "--engine=" + c.engine().id(),
-                "--mode=" + c.approach().id());
+                "--mode=" + c.mode().id());
         assertEquals(0, d.code(), d.out() + d.err());
         assertTrue(d.out().lines().anyMatch(l -> l.startsWith(String.format("%-8s %-9s %-9s", c.server().id(),
-                c.engine().id(), c.approach().id())) && l.endsWith("OK")), d.out());
+                c.engine().id(), c.mode().id())) && l.endsWith("OK")), d.out());
     }
 }

@@ -70,9 +70,9 @@ class ProjectConsistencyTest {
             String[] cells = line.split("\\|");
             if (cells.length > 3 && Registry.SERVERS.stream().anyMatch(s -> s.id().equals(cells[1].trim()))
                     && Registry.ENGINES.stream().anyMatch(e -> e.id().equals(cells[2].trim()))) {
-                for (int m = 0; m < Approach.values().length; m++) {
+                for (int m = 0; m < Registry.MODES.size(); m++) {
                     if (cells[3 + m].trim().equals("yes")) {
-                        rows.add(cells[1].trim() + " " + cells[2].trim() + " " + Approach.values()[m].id());
+                        rows.add(cells[1].trim() + " " + cells[2].trim() + " " + Registry.MODES.get(m).id());
                     }
                 }
             }

@@ -19,9 +19,7 @@ class RegistryTest {
         List<String> ids = new ArrayList<>();
         Registry.SERVERS.forEach(s -> ids.add(s.id()));
         Registry.ENGINES.forEach(e -> ids.add(e.id()));
-        for (Approach a : Approach.values()) {
-            ids.add(a.id());
-        }
+        Registry.MODES.forEach(m -> ids.add(m.id()));
         for (Page p : Page.values()) {
             ids.add(p.id());
         }
@@ -34,14 +32,13 @@ class RegistryTest {
     @Test
     void everyPluginDeclaresWhatItSupportsAndExplainsIt() {
         for (Server s : Registry.SERVERS) {
-            assertFalse(s.approaches().isEmpty(), s.id());
             assertFalse(s.description().isBlank(), s.id());
-            for (Approach a : s.approaches()) {
-                assertFalse(s.approachMeaning(a).isBlank(), s.id() + " " + a);
+            for (Mode m : Registry.MODES) {
+                assertFalse(Delivery.describe(s, m).isBlank(), s.id() + " " + m.id());
             }
         }
         for (Engine e : Registry.ENGINES) {
-            assertFalse(e.approaches().isEmpty(), e.id());
+            assertFalse(Registry.modes(e).isEmpty(), e.id());
             assertFalse(e.description().isBlank(), e.id());
         }
     }
@@ -52,13 +49,13 @@ class RegistryTest {
         Registry.combinations().forEach(c -> listed.add(c.toString()));
         for (Server s : Registry.SERVERS) {
             for (Engine e : Registry.ENGINES) {
-                for (Approach a : Approach.values()) {
-                    boolean valid = s.approaches().contains(a) && e.approaches().contains(a);
+                for (Mode a : Registry.MODES) {
+                    boolean valid = a.supports(e);
                     assertEquals(valid, listed.contains(s.id() + " " + e.id() + " " + a.id()), s.id() + e.id() + a);
                     if (!valid) {
                         UsageException refused = assertThrows(UsageException.class, () -> Registry.validate(s, e, a));
                         assertEquals("mode " + a.id() + " is not available with server " + s.id() + " and engine "
-                                + e.id() + "; valid modes for them: " + Approach.ids(Registry.approaches(s, e))
+                                + e.id() + "; valid modes for them: " + Registry.ids(Registry.modes(e))
                                 + ".", refused.getMessage());
                     }
                 }
@@ -71,7 +68,7 @@ class RegistryTest {
     void theDefaultCombinationIsValid() {
         Server s = Registry.SERVERS.get(0);
         Engine e = Registry.ENGINES.get(0);
-        assertFalse(Registry.approaches(s, e).isEmpty());
+        assertFalse(Registry.modes(e).isEmpty());
     }
 
     @Test
@@ -81,6 +78,6 @@ class RegistryTest {
         assertEquals("unknown engine 'jsp'; valid engines: " + Registry.engineIds() + ".",
                 assertThrows(UsageException.class, () -> Registry.engine("jsp")).getMessage());
         assertEquals("unknown mode 'async'; valid modes: virtual, blocking, reactive.",
-                assertThrows(UsageException.class, () -> Approach.byId("async")).getMessage());
+                assertThrows(UsageException.class, () -> Registry.mode("async")).getMessage());
     }
 }

@@ -54,8 +54,8 @@ class RenderTest {
     static Stream<Arguments> rendersWithTimings() {
         List<Arguments> all = new ArrayList<>();
         for (Engine engine : Registry.ENGINES) {
-            for (Approach approach : List.of(Approach.VIRTUAL, Approach.REACTIVE)) {
-                if (engine.approaches().contains(approach)) {
+            for (Mode approach : List.of(Registry.mode("virtual"), Registry.mode("reactive"))) {
+                if (approach.supports(engine)) {
                     for (Page page : Page.values()) {
                         all.add(Arguments.of(engine.id(), approach.id(), page.id()));
                     }
@@ -75,9 +75,8 @@ class RenderTest {
             throws Exception {
         Engine engine = Registry.engine(engineId);
         Page page = Page.byId(pageId);
-        Server anyServer = Registry.SERVERS.stream().filter(s -> s.approaches().contains(Approach.byId(approachId)))
-                .findFirst().orElseThrow();
-        ServeConfig config = ServeConfig.of(new Combination(anyServer, engine, Approach.byId(approachId)), DELAY);
+        Server anyServer = Registry.SERVERS.get(0);
+        ServeConfig config = ServeConfig.of(new Combination(anyServer, engine, Registry.mode(approachId)), DELAY);
         Site site = new Site(config);
         List<long[]> chunks = new CopyOnWriteArrayList<>();   // {nanos since start, cumulative bytes}
         long start = System.nanoTime();
@@ -86,7 +85,7 @@ class RenderTest {
             total[0] += bytes.length;
             chunks.add(new long[] {System.nanoTime() - start, total[0]});
         });
-        if (config.approach() == Approach.REACTIVE) {
+        if (config.mode().runs() == Mode.Runs.CALLBACKS) {
             render.reactive().get(10, TimeUnit.SECONDS);
         } else {
             render.blocking();
@@ -97,7 +96,7 @@ class RenderTest {
         int items = page.items().size();
         long delay = DELAY.toNanos();
         assertTrue(chunks.get(0)[0] < delay, "the head must be sent before the first item is emitted");
-        int lookahead = config.approach() == Approach.REACTIVE ? 0 : engine.lookahead();
+        int lookahead = config.mode().runs() == Mode.Runs.CALLBACKS ? 0 : engine.lookahead();
         if (lookahead == 0) {
             assertEquals(items + 2, chunks.size(), "one head chunk, one per item, one tail");
         } else {   // the last item and the tail may share a chunk

@@ -70,7 +70,7 @@ class ScriptsIT {
         assumeTrue(onPath("wrk"), "Debian's wrk is not installed (apt-get install wrk)");
         Combination c = Registry.combinations().get(0);
         Done d = run(ROOT, List.of("env", "WRK2=/usr/bin/wrk", "scripts/wrk2-cell.sh", "--closed-loop",
-                "--server", c.server().id(), "--engine", c.engine().id(), "--mode", c.approach().id(),
+                "--server", c.server().id(), "--engine", c.engine().id(), "--mode", c.mode().id(),
                 "--page", "stocks", "--connections", "8", "--duration", "3s", "--warmup", "1s",
                 "--out", out.toString()));
         assertEquals(0, d.code(), d.out());
@@ -80,7 +80,7 @@ class ScriptsIT {
         assertEquals(2, rows.size(), rows.toString());
         String[] cells = rows.get(1).split(",", -1);
         assertEquals("wrk", cells[0]);
-        assertEquals(c.server().id() + "," + c.engine().id() + "," + c.approach().id() + ",stocks,closed,8",
+        assertEquals(c.server().id() + "," + c.engine().id() + "," + c.mode().id() + ",stocks,closed,8",
                 String.join(",", List.of(cells).subList(1, 7)));
         assertEquals("true", cells[Summary.COLUMNS.indexOf("valid")], rows.get(1));
         assertTrue(Double.parseDouble(cells[Summary.COLUMNS.indexOf("req_per_s")]) > 0, rows.get(1));
@@ -110,7 +110,7 @@ class ScriptsIT {
         Combination c = Registry.combinations().get(0);
         Done d = run(ROOT, List.of("env", "WRK2=" + ROOT.resolve("tests/bin/wrk2-double"), "WRK=/usr/bin/wrk",
                 "scripts/wrk2-sweep.sh", "--server", c.server().id(), "--engine", c.engine().id(),
-                "--mode", c.approach().id(), "--page", "presentations", "--connections", "4",
+                "--mode", c.mode().id(), "--page", "presentations", "--connections", "4",
                 "--fractions", "50", "--probe-duration", "2s", "--warmup", "1s", "--out", out.toString()));
         assertEquals(0, d.code(), d.out());
         List<String> rows = Files.readAllLines(out.resolve("summary.csv"));

@@ -29,7 +29,7 @@ class ServerInfoTest {
                 assertEquals(Cli.VERSION, info.path("pssrbench").asText(), r.body());
                 assertEquals(c.server().id(), info.path("server").asText(), r.body());
                 assertEquals(c.engine().id(), info.path("engine").asText(), r.body());
-                assertEquals(c.approach().id(), info.path("mode").asText(), r.body());
+                assertEquals(c.mode().id(), info.path("mode").asText(), r.body());
                 assertEquals("1500us", info.path("delay").asText(), r.body());
                 assertEquals(1_500_000L, info.path("delay_ns").asLong(), r.body());
                 assertEquals(Page.values().length, info.path("pages").size(), r.body());

@@ -21,6 +21,7 @@ final class Servers {
         @Override
         public void close() {
             running.close();
+            site.close();
         }
     }
 

@@ -1,0 +1,39 @@
+package core;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * How a page render is scheduled and fed: one small file per mode in modes/ plus one line in {@link Registry}. A
+ * mode never names a server: servers only carry chunks ({@link Site#streamHere}, {@link Site#streamLater}), and
+ * what a mode means on a given server follows from the server's threads ({@link Server#handlerThreads}).
+ */
+public interface Mode {
+
+    /** The threads a render runs on. */
+    enum Runs {
+        /** A blocking render on a virtual thread. */
+        VIRTUAL,
+        /** A blocking render on the platform pool of {@code --threads}. */
+        PLATFORM,
+        /** A non-blocking render on the data source's threads, as items are emitted: no thread waits for data. */
+        CALLBACKS
+    }
+
+    /** Stable lower-case id: flag value, file name, CSV column value. */
+    String id();
+
+    /** One line for help and the README. */
+    String summary();
+
+    Runs runs();
+
+    /** Whether the engine can render in this mode: what it needs is what the engine provides. */
+    boolean supports(Engine engine);
+
+    /**
+     * Starts one render. {@code here}: the calling thread is a request handler that may run the render itself if it
+     * is of the kind this mode wants (the server waits for the page on it); otherwise the render goes to
+     * {@code workers}. Returns when the render has been started (or, when it ran here, finished).
+     */
+    CompletableFuture<Void> start(Render render, boolean here, Workers workers);
+}

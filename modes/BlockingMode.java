@@ -1,0 +1,44 @@
+package modes;
+
+import core.Engine;
+import core.Mode;
+import core.Render;
+import core.Workers;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A blocking engine renders on a platform thread of a fixed pool of {@code --threads}: the request's own when the
+ * server runs its handlers on such a pool (Jetty), else the render pool's.
+ */
+public final class BlockingMode implements Mode {
+
+    @Override
+    public String id() {
+        return "blocking";
+    }
+
+    @Override
+    public String summary() {
+        return "a blocking engine renders on a fixed pool of platform threads (--threads)";
+    }
+
+    @Override
+    public Runs runs() {
+        return Runs.PLATFORM;
+    }
+
+    @Override
+    public boolean supports(Engine engine) {
+        return true;   // every engine renders over a blocking Iterable
+    }
+
+    @Override
+    public CompletableFuture<Void> start(Render render, boolean here, Workers workers) {
+        if (here && !Thread.currentThread().isVirtual()) {
+            render.blocking();
+            return CompletableFuture.completedFuture(null);
+        }
+        return CompletableFuture.runAsync(render::blocking, workers.platform());
+    }
+}
