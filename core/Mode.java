@@ -1,6 +1,7 @@
 package core;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 
 /**
  * How a page render is scheduled and fed: one small file per mode in modes/ plus one line in {@link Registry}. A
@@ -36,4 +37,13 @@ public interface Mode {
      * {@code workers}. Returns when the render has been started (or, when it ran here, finished).
      */
     CompletableFuture<Void> start(Render render, boolean here, Workers workers);
+
+    /** A blocking render: on the calling thread when {@code inline}, else on {@code elsewhere}. */
+    static CompletableFuture<Void> blocking(Render render, boolean inline, Executor elsewhere) {
+        if (inline) {
+            render.blocking();
+            return CompletableFuture.completedFuture(null);
+        }
+        return CompletableFuture.runAsync(render::blocking, elsewhere);
+    }
 }

@@ -35,10 +35,6 @@ public final class BlockingMode implements Mode {
 
     @Override
     public CompletableFuture<Void> start(Render render, boolean here, Workers workers) {
-        if (here && !Thread.currentThread().isVirtual()) {
-            render.blocking();
-            return CompletableFuture.completedFuture(null);
-        }
-        return CompletableFuture.runAsync(render::blocking, workers.platform());
+        return Mode.blocking(render, here && !Thread.currentThread().isVirtual(), workers.platform());
     }
 }
