@@ -10,7 +10,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -22,6 +24,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class ScriptsIT {
 
     private static final Path ROOT = Path.of(System.getProperty("user.dir"));
+    private static final Path DOUBLE = ROOT.resolve("tests/bin/wrk2-double");
 
     static List<Path> scripts() throws IOException {
         List<Path> all = new ArrayList<>(List.of(ROOT.resolve(".ci/run"), ROOT.resolve("tests/bin/wrk2-double")));
@@ -65,11 +68,54 @@ class ScriptsIT {
         assertTrue(d.out().contains("it is Debian's wrk, not wrk2; give --closed-loop"), d.out());
     }
 
+    /**
+     * The double stands in for wrk2 only if it refuses what wrk2 refuses: wrk2's usage on stdout, the reason (if
+     * any) on stderr, exit status 1; checked against wrk2 built from its source.
+     */
+    @Test
+    void theWrk2DoubleRefusesWhatWrk2Refuses() throws Exception {
+        String url = "http://127.0.0.1:9/";
+        Map<List<String>, String> refusals = new LinkedHashMap<>();
+        refusals.put(List.of("-t2", "-c8", "-d1s", url), "Throughput MUST be specified with the --rate or -R option\n");
+        refusals.put(List.of("-t4", "-c2", "-d1s", "-R10", url), "number of connections must be >= threads\n");
+        refusals.put(List.of("-t2", "-c8", "-d1s", "-R10", "no-url"), "invalid URL: no-url\n");
+        refusals.put(List.of("-t2", "-c8", "-d1s", "-R10"), "");
+        for (var refusal : refusals.entrySet()) {
+            List<String> command = new ArrayList<>(List.of(DOUBLE.toString()));
+            command.addAll(refusal.getKey());
+            Process p = new ProcessBuilder(command).start();
+            String stdout = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            String stderr = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertEquals(1, p.waitFor(), command + ": " + stderr);
+            assertTrue(stdout.startsWith("Usage: wrk <options> <url>") && stdout.contains("[Required Parameter]"),
+                    command + ": wrk2's usage on stdout: " + stdout);
+            assertEquals(refusal.getValue(), stderr, command.toString());
+        }
+    }
+
+    /**
+     * An open-loop cell where Debian's wrk is not to be used (WRK empty): wrk2, which refuses to run without -R,
+     * warms up at the run's rate.
+     */
+    @Test
+    void withoutDebianWrkAnOpenCellWarmsUpWithWrk2AtItsRate(@TempDir Path out) throws Exception {
+        assumeTrue(onPath("wrk"), "Debian's wrk is not installed (apt-get install wrk)");
+        Combination c = Registry.combinations().get(0);
+        Done d = run(ROOT, List.of("env", "WRK2=" + DOUBLE, "WRK=", "scripts/wrk2-cell.sh", "--server",
+                c.server().id(), "--engine", c.engine().id(), "--mode", c.approach().id(), "--page", "presentations",
+                "--connections", "4", "--rate", "50", "--warmup", "1s", "--out", out.toString()));
+        assertEquals(0, d.code(), d.out());
+        assertTrue(d.out().contains("+ " + DOUBLE + " -t2 -c4 -d1s -R50 http://"), "warm-up at the rate: " + d.out());
+        List<String> rows = Files.readAllLines(out.resolve("summary.csv"));
+        assertEquals(2, rows.size(), rows.toString());
+        assertEquals("open", rows.get(1).split(",", -1)[Summary.COLUMNS.indexOf("model")], rows.get(1));
+    }
+
     @Test
     void oneCellRunsEndToEndWithDebianWrkInClosedLoop(@TempDir Path out) throws Exception {
         assumeTrue(onPath("wrk"), "Debian's wrk is not installed (apt-get install wrk)");
         Combination c = Registry.combinations().get(0);
-        Done d = run(ROOT, List.of("env", "WRK2=/usr/bin/wrk", "scripts/wrk2-cell.sh", "--closed-loop",
+        Done d = run(ROOT, List.of("env", "WRK=/usr/bin/wrk", "scripts/wrk2-cell.sh", "--closed-loop",
                 "--server", c.server().id(), "--engine", c.engine().id(), "--mode", c.approach().id(),
                 "--page", "stocks", "--connections", "8", "--duration", "3s", "--warmup", "1s",
                 "--out", out.toString()));
@@ -101,20 +147,21 @@ class ScriptsIT {
 
     /**
      * The sweep's plumbing, end to end with real servers: the closed-loop maximum (Debian's wrk), then one point
-     * at a fraction of it. wrk2 itself is not packaged here, so a test double stands in for it (it runs Debian's
-     * wrk and ignores the rate); the test checks the sequence and the rows, not wrk2's numbers.
+     * at a fraction of it, both warmed up with Debian's wrk. wrk2 itself is not packaged here, so a test double
+     * stands in for it (it checks its arguments as wrk2 does, then runs Debian's wrk and ignores the rate); the test
+     * checks the sequence and the rows, not wrk2's numbers.
      */
     @Test
     void aSweepFindsTheMaximumThenRunsTheFractions(@TempDir Path out) throws Exception {
         assumeTrue(onPath("wrk"), "Debian's wrk is not installed (apt-get install wrk)");
         Combination c = Registry.combinations().get(0);
-        Done d = run(ROOT, List.of("env", "WRK2=" + ROOT.resolve("tests/bin/wrk2-double"), "WRK=/usr/bin/wrk",
+        Done d = run(ROOT, List.of("env", "WRK2=" + DOUBLE, "WRK=/usr/bin/wrk",
                 "scripts/wrk2-sweep.sh", "--server", c.server().id(), "--engine", c.engine().id(),
                 "--mode", c.approach().id(), "--page", "presentations", "--connections", "4",
                 "--fractions", "50", "--probe-duration", "2s", "--warmup", "1s", "--out", out.toString()));
         assertEquals(0, d.code(), d.out());
         List<String> rows = Files.readAllLines(out.resolve("summary.csv"));
-        assertEquals(3, rows.size(), rows.toString());
+        assertEquals(3, rows.size(), rows + "\n" + d.out());
         int model = Summary.COLUMNS.indexOf("model");
         int rate = Summary.COLUMNS.indexOf("rate");
         int reqPerS = Summary.COLUMNS.indexOf("req_per_s");
@@ -125,5 +172,7 @@ class ScriptsIT {
         long expected = Math.max(1, Math.round(Double.parseDouble(probe[reqPerS]) / 2));
         assertEquals(expected, Long.parseLong(half[rate]), 1, "50% of the closed-loop maximum");
         assertTrue(d.out().contains("-R" + half[rate] + " --latency -U -s "), "wrk2 gets the rate: " + d.out());
+        assertEquals(2, d.out().split("\\+ /usr/bin/wrk -t2 -c4 -d1s http://", -1).length - 1,
+                "both cells warm up with Debian's wrk: " + d.out());
     }
 }
