@@ -17,8 +17,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Callable;
 
 /**
- * The command line: {@code serve} (the default), {@code list}, {@code verify}, {@code bench}, {@code wrk-row} and
- * {@code report}. Exit codes: 0 success, 1 a failure at run time (port in use, verification failed), 2 a usage
+ * The command line: {@code serve} (the default), {@code list}, {@code verify}, {@code bench}, {@code wrk-row},
+ * {@code provenance} and {@code report}. Exit codes: 0 success, 1 a failure at run time (port in use, verification failed), 2 a usage
  * error. Errors are one sentence, no stack trace.
  */
 @Command(name = "pssrbench", mixinStandardHelpOptions = true, versionProvider = Cli.Version.class,
@@ -34,13 +34,13 @@ import java.util.concurrent.Callable;
         footer = {"", "Without a subcommand, serve (its flags: pssrbench serve --help). Example:",
                 "  jbang PssrBench.java --server=nima --engine=jstachio --mode=virtual"},
         subcommands = {Cli.Serve.class, Cli.ListCommand.class, Cli.Verify.class, Cli.Bench.class, Cli.WrkRow.class,
-                Cli.ReportCommand.class})
+                ProvenanceCommand.class, Cli.ReportCommand.class})
 public final class Cli {
 
     public static final String VERSION = "0.1.0";
 
-    private static final List<String> SUBCOMMANDS = List.of("serve", "list", "verify", "bench", "wrk-row", "report",
-            "help");
+    private static final List<String> SUBCOMMANDS = List.of("serve", "list", "verify", "bench", "wrk-row",
+            "provenance", "report", "help");
 
     /** Runs the command line and returns the exit code; output goes to the given writers. */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
@@ -478,13 +478,11 @@ public final class Cli {
                 }
             }
             Logs.configure();
-            java.util.Map<String, String> flags = new java.util.LinkedHashMap<>();
-            spec.commandLine().getParseResult().matchedOptions().forEach(o ->
-                    flags.put(o.longestName(), String.valueOf((Object) o.getValue())));
+            java.util.Map<String, Object> flags = Provenance.flags(spec.commandLine().getParseResult());
             if (!noBaseline && target == null) {
                 chosen = bench.Bench.withBaselines(chosen);
             }
-            flags.put("selected", chosen.stream().map(Combination::toString).toList().toString());
+            flags.put("selected", chosen.stream().map(Combination::toString).toList());
             var sweep = new bench.Bench.Sweep(chosen, chosenPages, connections, rates, warmup, duration, delay,
                     loadThreads, folder, serverPrefix, flags, resume, jfr, target);
             bench.Bench bench = new bench.Bench(sweep, spec.commandLine().getOut());
