@@ -123,18 +123,18 @@ out=${out:-"$root/results/$(date -u +%Y%m%dT%H%M%SZ)"}
 mkdir -p "$out/raw" "$out/hgrm" "$out/logs"
 label="$server-$engine-$mode-$page-c$connections-$([ "$closed" = true ] && echo closed || echo "R$rate")"
 
-# Provenance: one block per cell, appended.
-{
-    echo "[$label]"
-    echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-    echo "pssrbench: $("$JAVA_HOME/bin/java" -jar "$jar" --version 2>/dev/null) git $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-    echo "java: $("$JAVA_HOME/bin/java" -version 2>&1 | head -n 1)"
-    echo "load generator: $tool ($("$tool" --version 2>&1 | head -n 1))"
-    echo "machine: $(uname -srm); $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ //'); $(nproc 2>/dev/null || echo '?') cpus"
-    echo "flags: server=$server engine=$engine mode=$mode page=$page connections=$connections rate=${rate:-closed} duration=$duration warmup=$warmup delay=$delay threads=$threads"
-    echo "target: ${target:-started here from $jar}"
-    echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
-} >> "$out/provenance.txt"
+version() {   # wrk and wrk2 print their version line first, then their usage
+    echo "$1: $("$1" --version 2>&1 | head -n 1)"
+}
+if [ -n "$wrk" ]; then warmer=$(version "$wrk"); else warmer="$wrk2 at -R$rate"; fi
+# Provenance: this cell's record in provenance.json, written by PssrBench itself, as bench writes its own.
+set -- --server="$server" --engine="$engine" --mode="$mode" --page="$page" \
+    --connections="$connections" --duration="$duration" --warmup="$warmup" \
+    --delay="$delay" --threads="$threads" --out="$out"
+if [ "$closed" = true ]; then set -- "$@" --closed-loop=true; else set -- "$@" --rate="$rate"; fi
+[ -z "$target" ] || set -- "$@" --target="$target"
+run "$JAVA_HOME/bin/java" -jar "$jar" provenance --out="$out" --command=scripts/wrk2-cell.sh \
+    --load-generator="$(version "$tool")" --warmup-generator="$warmer" -- "$@" > /dev/null
 
 pid=""
 stop_server() {
@@ -204,7 +204,7 @@ else
     run "$tool" -t"$threads" -c"$connections" -d"$duration" -R"$rate" --latency -U -s "$lua" "$url" >> "$raw"
 fi
 stop_server
-echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)" >> "$out/provenance.txt"
+run "$JAVA_HOME/bin/java" -jar "$jar" provenance --out="$out" --finish > /dev/null
 
 run "$JAVA_HOME/bin/java" -jar "$jar" wrk-row --raw="$raw" --server="$server" --engine="$engine" --mode="$mode" \
     --page="$page" --rate="${rate:-0}" --csv="$out/summary.csv" --hgrm="$out/hgrm/$label"

@@ -34,6 +34,11 @@ die() {
     exit 2
 }
 
+run() {
+    echo "+ $*" >&2
+    "$@"
+}
+
 servers="" engines="" modes="" pages="presentations,stocks" connections=128 fractions="25,50,75,90" rates=""
 duration=40s probe=20s warmup=10s delay=1ms out="" target=""
 while [ $# -gt 0 ]; do
@@ -92,6 +97,26 @@ fi
 if [ -z "$wrk2" ] || ! speaks_rate "$wrk2"; then
     die "no wrk2: set WRK2 to its path or put wrk2 on PATH (build it from github.com/giltene/wrk2); Debian's wrk has no -R."
 fi
+version() {   # wrk and wrk2 print their version line first, then their usage
+    echo "$1: $("$1" --version 2>&1 | head -n 1)"
+}
+if [ -n "$wrk" ]; then warmer=$(version "$wrk"); else warmer="$wrk2 at each run's rate"; fi
+# Provenance: the sweep's own record in provenance.json; each cell adds its own under later_runs, with its end time
+# and load average.
+set -- --page="$pages" --connections="$connections" --duration="$duration" \
+    --warmup="$warmup" --delay="$delay" --out="$out"
+[ -z "$servers" ] || set -- "$@" --server="$servers"
+[ -z "$engines" ] || set -- "$@" --engine="$engines"
+[ -z "$modes" ] || set -- "$@" --mode="$modes"
+if [ -n "$rates" ]; then
+    set -- "$@" --rate="$rates"
+else
+    set -- "$@" --fractions="$fractions" --probe-duration="$probe"
+fi
+[ -z "$target" ] || set -- "$@" --target="$target"
+run "$JAVA_HOME/bin/java" -jar "$jar" provenance --out="$out" --command=scripts/wrk2-sweep.sh \
+    --load-generator="$(version "$wrk2")" --warmup-generator="$warmer" -- "$@" > /dev/null
+
 cell() {   # cell CELL_ARGS...: one wrk2-cell.sh run with this sweep's tools and shared flags
     set -- "$here/wrk2-cell.sh" "$@" --warmup "$warmup" --delay "$delay" --out "$out"
     [ -z "$target" ] || set -- "$@" --target "$target"

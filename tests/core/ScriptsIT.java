@@ -1,5 +1,7 @@
 package core;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -13,10 +15,13 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -25,6 +30,7 @@ class ScriptsIT {
 
     private static final Path ROOT = Path.of(System.getProperty("user.dir"));
     private static final Path DOUBLE = ROOT.resolve("tests/bin/wrk2-double");
+    private static final Path JAR = Path.of(System.getProperty("pssrbench.jar", "target/pssrbench.jar"));
 
     static List<Path> scripts() throws IOException {
         List<Path> all = new ArrayList<>(List.of(ROOT.resolve(".ci/run"), ROOT.resolve("tests/bin/wrk2-double")));
@@ -132,7 +138,10 @@ class ScriptsIT {
         assertTrue(Double.parseDouble(cells[Summary.COLUMNS.indexOf("req_per_s")]) > 0, rows.get(1));
         // 20 items at 1 ms each: no page can take less than 20 ms.
         assertTrue(Double.parseDouble(cells[Summary.COLUMNS.indexOf("ttlb_p50_ms")]) >= 20, rows.get(1));
-        assertTrue(Files.readString(out.resolve("provenance.txt")).contains("load generator: /usr/bin/wrk"));
+        assertProvenance(out, "scripts/wrk2-cell.sh", "/usr/bin/wrk: wrk ");
+        JsonNode flags = new ObjectMapper().readTree(out.resolve("provenance.json").toFile()).path("flags");
+        assertEquals("3s", flags.path("--duration").asText(), flags.toString());
+        assertEquals("true", flags.path("--closed-loop").asText(), flags.toString());
         try (Stream<Path> raw = Files.list(out.resolve("raw"))) {
             String output = Files.readString(raw.findFirst().orElseThrow());
             assertTrue(output.contains("\npssrbench-json {"), "the Lua hook printed the run's numbers: " + output);
@@ -174,5 +183,35 @@ class ScriptsIT {
         assertTrue(d.out().contains("-R" + half[rate] + " --latency -U -s "), "wrk2 gets the rate: " + d.out());
         assertEquals(2, d.out().split("\\+ /usr/bin/wrk -t2 -c4 -d1s http://", -1).length - 1,
                 "both cells warm up with Debian's wrk: " + d.out());
+        JsonNode cells = assertProvenance(out, "scripts/wrk2-sweep.sh", DOUBLE + ": wrk 4.0.0").path("later_runs");
+        assertEquals(2, cells.size(), "one record per cell");
+        assertEquals("/usr/bin/wrk: wrk ", cells.path(0).path("load_generator").asText().substring(0, 18));
+        assertEquals("-R" + half[rate], "-R" + cells.path(1).path("flags").path("--rate").asText());
+    }
+
+    /**
+     * The folder's provenance.json is the one bench writes (PssrBench wrote it; every library has its version)
+     * and report renders the folder with it; returns it.
+     */
+    private static JsonNode assertProvenance(Path out, String command, String loadGenerator) throws Exception {
+        JsonNode p = new ObjectMapper().readTree(out.resolve("provenance.json").toFile());
+        assertEquals(command, p.path("command").asText(), p.toString());
+        assertTrue(p.path("load_generator").asText().startsWith(loadGenerator), p.toString());
+        for (String key : List.of("pssrbench", "git", "started", "java", "os", "cpu", "cores", "load_average")) {
+            assertFalse(p.path(key).asText().isEmpty(), key + " in " + p);
+        }
+        Set<String> libraries = new TreeSet<>();
+        p.path("libraries").fieldNames().forEachRemaining(libraries::add);
+        assertEquals(new TreeSet<>(Provenance.libraries().keySet()), libraries, "every library of the build");
+        assertFalse(p.path("libraries").toString().contains("unknown"), p.path("libraries").toString());
+        assertFalse(Files.exists(out.resolve("provenance.txt")), "one format");
+
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Done report = run(ROOT, List.of(java, "-jar", JAR.toString(), "report", out.toString()));
+        assertEquals(0, report.code(), report.out());
+        String html = Files.readString(out.resolve("report.html"));
+        assertFalse(html.contains("No provenance.json"), "report reads the folder's provenance");
+        assertTrue(html.contains(command) && html.contains("io.reactivex.rxjava3:rxjava"), "provenance rendered");
+        return p;
     }
 }
