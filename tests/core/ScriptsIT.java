@@ -65,6 +65,36 @@ class ScriptsIT {
         assertEquals(0, check.code(), check.out());
     }
 
+    /**
+     * Tests skipped for a missing tool are named at the end of scripts/test, not only counted by Maven. Run on a PATH
+     * without wrk and shellcheck, whose Maven is a stand-in that succeeds.
+     */
+    @Test
+    void scriptsTestNamesTheTestsItSkipsForMissingTools(@TempDir Path bin) throws Exception {
+        for (String tool : List.of("dirname", "sed", "head")) {
+            Files.createSymbolicLink(bin.resolve(tool), Path.of("/usr/bin", tool));
+        }
+        Path mvn = Files.writeString(bin.resolve("mvn"), "#!/bin/sh\necho \"maven stand-in: $*\"\n");
+        assertTrue(mvn.toFile().setExecutable(true));
+        String javaHome = System.getProperty("java.home");
+        Done without = run(ROOT, List.of("/usr/bin/env", "PATH=" + bin, "JAVA_HOME=" + javaHome, "scripts/test",
+                "-Dtest=none"));
+        assertEquals(0, without.code(), without.out());
+        assertTrue(without.out().contains("maven stand-in: -B verify -Dtest=none"), without.out());
+        assertTrue(without.out().contains("pssrbench: no wrk and shellcheck on PATH, so ScriptsIT skips its end-to-end"
+                + " runs of scripts/wrk2-cell.sh and wrk2-sweep.sh and its shellcheck of every script; get them with"
+                + " apt-get install wrk shellcheck (.ci/run installs them).\n"), without.out());
+
+        for (String tool : List.of("wrk", "shellcheck")) {
+            Path stub = Files.writeString(bin.resolve(tool), "#!/bin/sh\n");
+            assertTrue(stub.toFile().setExecutable(true));
+        }
+        Done with = run(ROOT, List.of("/usr/bin/env", "PATH=" + bin, "JAVA_HOME=" + javaHome, "scripts/test",
+                "-Dtest=none"));
+        assertEquals(0, with.code(), with.out());
+        assertFalse(with.out().contains("skips"), with.out());
+    }
+
     @Test
     void aDebianWrkWithoutDashRIsRefusedUnlessClosedLoopIsAsked(@TempDir Path out) throws Exception {
         assumeTrue(onPath("wrk"), "Debian's wrk is not installed (apt-get install wrk)");
