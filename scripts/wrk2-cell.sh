@@ -81,6 +81,8 @@ case "$page" in presentations|stocks) ;; *) die "unknown page '$page'; valid pag
 case "$connections" in ''|*[!0-9]*) die "--connections takes a whole number." ;; esac
 case "$threads" in ''|*[!0-9]*) die "--threads takes a whole number." ;; esac
 [ "$threads" -le "$connections" ] || threads=$connections
+# wrk and wrk2 open connections/threads per thread and say they opened all: 5 on 2 threads are 4.
+[ $((connections % threads)) -eq 0 ] || die "--connections ($connections) must be a multiple of --threads ($threads): each wrk thread opens an equal share."
 if [ "$closed" = true ]; then
     [ -z "$rate" ] || die "--rate and --closed-loop exclude each other."
 else

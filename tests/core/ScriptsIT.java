@@ -104,6 +104,16 @@ class ScriptsIT {
         assertTrue(d.out().contains("it is Debian's wrk, not wrk2; give --closed-loop"), d.out());
     }
 
+    /** wrk and wrk2 open connections/threads per thread but report the connections asked for. */
+    @Test
+    void connectionsThatTheThreadsDoNotDivideAreRefused(@TempDir Path out) throws Exception {
+        Done d = run(ROOT, List.of("scripts/wrk2-cell.sh", "--server", "nima", "--engine", "jstachio", "--mode",
+                "virtual", "--connections", "5", "--rate", "100", "--out", out.toString()));
+        assertEquals(2, d.code(), d.out());
+        assertEquals("wrk2-cell: --connections (5) must be a multiple of --threads (2): each wrk thread opens an equal"
+                + " share.\n", d.out());
+    }
+
     /**
      * The double stands in for wrk2 only if it refuses what wrk2 refuses: wrk2's usage on stdout, the reason (if
      * any) on stderr, exit status 1; checked against wrk2 built from its source.
