@@ -6,6 +6,7 @@ import core.Combination;
 import core.Durations;
 import core.Engine;
 import core.Page;
+import core.Provenance;
 import core.Reference;
 import core.Registry;
 import core.Summary;
@@ -23,7 +24,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -53,7 +53,7 @@ public final class Bench {
      */
     public record Sweep(List<Combination> combinations, List<Page> pages, List<Integer> connections,
                         List<Double> rates, Duration warmup, Duration duration, Duration delay, int loadThreads,
-                        Path out, List<String> serverCpuPrefix, Map<String, String> flags, boolean resume,
+                        Path out, List<String> serverCpuPrefix, Map<String, Object> flags, boolean resume,
                         boolean jfr, URI target) {
     }
 
@@ -192,6 +192,7 @@ public final class Bench {
                 }
             }
         }
+        Provenance.finish(sweep.out());
         printTable();
         console.println("bench: report in " + Report.write(sweep.out()).toAbsolutePath());
         console.flush();
@@ -496,82 +497,11 @@ public final class Bench {
         console.flush();
     }
 
+    /** This sweep's record in provenance.json (a resumed sweep adds its own: the machine may have changed). */
     private void writeProvenance() throws IOException {
-        Map<String, Object> p = new LinkedHashMap<>();
-        p.put("pssrbench", core.Cli.VERSION);
-        p.put("git", git());
-        p.put("started", Instant.now().toString());
-        p.put("java", Runtime.version().toString());
-        p.put("java_vendor", System.getProperty("java.vendor"));
-        p.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
-                + System.getProperty("os.arch"));
-        p.put("cpu", cpuModel());
-        p.put("cores", Runtime.getRuntime().availableProcessors());
-        p.put("load_average", loadAverage());
-        p.put("flags", sweep.flags());
-        p.put("server_cpus", String.join(" ", sweep.serverCpuPrefix()));
-        p.put("server_jvm_flags", ServerProcess.JVM_FLAGS);
-        p.put("libraries", libraries());
-        ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-        Path file = sweep.out().resolve("provenance.json");
-        if (sweep.resume() && Files.exists(file)) {
-            // The first run's provenance stays; each resumed run adds its own, since the machine may have changed.
-            @SuppressWarnings("unchecked")
-            Map<String, Object> first = json.readValue(file.toFile(), LinkedHashMap.class);
-            @SuppressWarnings("unchecked")
-            List<Object> resumed = (List<Object>) first.computeIfAbsent("resumed", k -> new ArrayList<>());
-            resumed.add(p);
-            p = first;
-        }
-        json.writeValue(file.toFile(), p);
-    }
-
-    private static String git() {
-        try {
-            Process p = new ProcessBuilder("git", "rev-parse", "--short", "HEAD").redirectErrorStream(true).start();
-            String rev = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-            return p.waitFor() == 0 ? rev : "unknown";
-        } catch (IOException | InterruptedException e) {
-            return "unknown";
-        }
-    }
-
-    private static String cpuModel() {
-        try {
-            return Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
-                    .findFirst().map(l -> l.substring(l.indexOf(':') + 1).strip()).orElse("unknown");
-        } catch (IOException e) {
-            return "unknown";
-        }
-    }
-
-    private static String loadAverage() {
-        try {
-            return Files.readString(Path.of("/proc/loadavg")).strip();
-        } catch (IOException e) {
-            return "unknown";
-        }
-    }
-
-    /** Library versions, from the Maven metadata each library jar carries (kept in the fat jar too). */
-    private static Map<String, String> libraries() {
-        Map<String, String> v = new LinkedHashMap<>();
-        for (String ga : List.of("io.helidon.webserver:helidon-webserver", "io.javalin:javalin",
-                "org.eclipse.jetty:jetty-server", "io.projectreactor.netty:reactor-netty-http", "io.netty:netty-common",
-                "io.reactivex.rxjava3:rxjava", "com.github.xmlet:htmlflow", "io.jstach:jstachio",
-                "io.pebbletemplates:pebble", "org.hdrhistogram:HdrHistogram")) {
-            String[] parts = ga.split(":");
-            String resource = "/META-INF/maven/" + parts[0] + "/" + parts[1] + "/pom.properties";
-            java.util.Properties props = new java.util.Properties();
-            try (var in = Bench.class.getResourceAsStream(resource)) {
-                if (in != null) {
-                    props.load(in);
-                }
-            } catch (IOException e) {
-                // reported as unknown
-            }
-            v.put(ga, props.getProperty("version", "unknown"));
-        }
-        return v;
+        Map<String, Object> more = new LinkedHashMap<>();
+        more.put("server_cpus", String.join(" ", sweep.serverCpuPrefix()));
+        more.put("server_jvm_flags", ServerProcess.JVM_FLAGS);
+        Provenance.add(sweep.out(), Provenance.record("bench", "pssrbench bench (built in)", sweep.flags(), more));
     }
 }

@@ -65,9 +65,13 @@ public final class Report {
             "heap_mb", "gc_ms", "ceiling_fraction", "valid", "note");
     private static final Map<String, String> PROVENANCE_LABELS = Map.ofEntries(Map.entry("pssrbench",
                     "PssrBench version"), Map.entry("git", "git revision"), Map.entry("started", "date (start, UTC)"),
-            Map.entry("java", "JDK"), Map.entry("java_vendor", "JDK vendor"), Map.entry("os", "OS"),
-            Map.entry("cpu", "CPU"), Map.entry("cores", "cores"), Map.entry("load_average",
-                    "load average (/proc/loadavg at start)"), Map.entry("server_cpus", "server CPU pinning"));
+            Map.entry("finished", "date (end, UTC)"), Map.entry("load_generator", "load generator"),
+            Map.entry("warmup_generator", "warm-up"), Map.entry("java", "JDK"), Map.entry("java_vendor", "JDK vendor"),
+            Map.entry("os", "OS"), Map.entry("cpu", "CPU"), Map.entry("cores", "cores"), Map.entry("load_average",
+                    "load average (/proc/loadavg at start)"), Map.entry("load_average_after",
+                    "load average (/proc/loadavg at the end)"), Map.entry("server_cpus", "server CPU pinning"),
+            Map.entry("server_jvm_flags", "server JVM flags"),
+            Map.entry(core.Provenance.LATER_RUNS, "later runs into this folder"));
 
     /** What one chart plots on its y axis. */
     private record Metric(String column, String title, String axis, boolean floor) {
@@ -140,8 +144,10 @@ public final class Report {
                 .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>")
                 .append(esc(title)).append("</title>\n<style>\n").append(CSS).append("</style>\n</head>\n<body>\n")
                 .append("<h1>").append(esc(title)).append("</h1>\n<p>").append(rows.size()).append(" points, ")
-                .append(valid).append(" valid, from <a href=\"summary.csv\">summary.csv</a> (every column; also ")
-                .append("summary.json, and the full latency spectra in hgrm/).</p>\n");
+                .append(valid).append(" valid, from <a href=\"summary.csv\">summary.csv</a> (every column")
+                .append(Files.exists(folder.resolve("summary.json")) ? "; also summary.json" : "")
+                .append(Files.isDirectory(folder.resolve("hgrm")) ? "; the full latency spectra in hgrm/" : "")
+                .append(").</p>\n");
         h.append("<h2 id=\"provenance\">Provenance</h2>\n");
         h.append(provenance == null ? "<p>No provenance.json in this folder.</p>\n" : keyValues(provenance));
         h.append(HOW_TO_READ);
@@ -335,15 +341,34 @@ public final class Report {
         h.append("</tbody>\n</table></div>\n");
     }
 
-    /** Any JSON object as a key/value table, nested objects as nested tables: new provenance keys need no code. */
+    /**
+     * Any JSON object as a key/value table, nested objects as nested tables: new provenance keys need no code. Lists
+     * of objects (the later runs into a folder) and the long list of libraries fold away (details, no script).
+     */
     private static String keyValues(JsonNode node) {
         StringBuilder h = new StringBuilder("<table class=\"kv\">\n");
         for (var field : node.properties()) {
             JsonNode v = field.getValue();
             h.append("<tr><th>").append(esc(PROVENANCE_LABELS.getOrDefault(field.getKey(), field.getKey())))
-                    .append("</th><td>").append(v.isObject() ? keyValues(v) : esc(scalar(v))).append("</td></tr>\n");
+                    .append("</th><td>");
+            if (v.isArray() && v.size() > 0 && v.get(0).isObject()) {
+                int n = 0;
+                for (JsonNode item : v) {
+                    h.append(folded(++n + ": " + item.path("command").asText("") + ", "
+                            + item.path("started").asText(""), keyValues(item)));
+                }
+            } else if (v.isObject() && field.getKey().equals("libraries")) {
+                h.append(folded(v.size() + " libraries", keyValues(v)));
+            } else {
+                h.append(v.isObject() ? keyValues(v) : esc(scalar(v)));
+            }
+            h.append("</td></tr>\n");
         }
         return h.append("</table>\n").toString();
+    }
+
+    private static String folded(String summary, String content) {
+        return "<details><summary>" + esc(summary) + "</summary>\n" + content + "</details>\n";
     }
 
     private static String scalar(JsonNode v) {

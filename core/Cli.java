@@ -17,8 +17,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Callable;
 
 /**
- * The command line: {@code serve} (the default), {@code list}, {@code verify}, {@code bench}, {@code wrk-row} and
- * {@code report}. Exit codes: 0 success, 1 a failure at run time (port in use, verification failed), 2 a usage
+ * The command line: {@code serve} (the default), {@code list}, {@code verify}, {@code bench}, {@code wrk-row},
+ * {@code provenance} and {@code report}. Exit codes: 0 success, 1 a failure at run time (port in use, verification failed), 2 a usage
  * error. Errors are one sentence, no stack trace.
  */
 @Command(name = "pssrbench", mixinStandardHelpOptions = true, versionProvider = Cli.Version.class,
@@ -34,7 +34,7 @@ import java.util.concurrent.Callable;
         footer = {"", "Without a command, serve (its flags: pssrbench help serve). Example:",
                 "  jbang PssrBench.java --server=nima --engine=jstachio --mode=virtual"},
         subcommands = {Cli.Serve.class, Cli.ListCommand.class, Cli.Verify.class, Cli.Bench.class, Cli.WrkRow.class,
-                Cli.ReportCommand.class, CommandLine.HelpCommand.class})
+                ProvenanceCommand.class, Cli.ReportCommand.class, CommandLine.HelpCommand.class})
 public final class Cli {
 
     public static final String VERSION = "0.1.0";
@@ -530,13 +530,11 @@ public final class Cli {
                 }
             }
             Logs.configure();
-            java.util.Map<String, String> flags = new java.util.LinkedHashMap<>();
-            spec.commandLine().getParseResult().matchedOptions().forEach(o ->
-                    flags.put(o.longestName(), String.valueOf((Object) o.getValue())));
+            java.util.Map<String, Object> flags = Provenance.flags(spec.commandLine().getParseResult());
             if (!noBaseline && target == null) {
                 chosen = bench.Bench.withBaselines(chosen);
             }
-            flags.put("selected", chosen.stream().map(Combination::toString).toList().toString());
+            flags.put("selected", chosen.stream().map(Combination::toString).toList());
             var sweep = new bench.Bench.Sweep(chosen, chosenPages, connections, rates, warmup, duration, delay,
                     loadThreads, folder, serverPrefix, flags, resume, jfr, target);
             if (running != null) {

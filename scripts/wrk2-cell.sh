@@ -15,15 +15,18 @@ usage: scripts/wrk2-cell.sh --server ID --engine ID --mode ID [options]
   --connections N    connections (default: 128)
   --rate N           wrk2's constant rate, requests/s (required unless --closed-loop)
   --duration D       measured run, wrk units s/m (default: 40s: wrk2's 10 s calibration + 30 s; at least that)
-  --warmup D         closed-loop warm-up before the run (default: 10s)
+  --warmup D         warm-up before the run (default: 10s), closed loop with Debian's wrk if there is one
   --delay D          per-item delay of the data source (default: 1ms)
   --threads N        wrk threads (default: 2)
   --out DIR          results folder (default: results/<UTC timestamp>)
   --target URL       drive a server running elsewhere (http://host:port); it is not started, verified or stopped
-  --closed-loop      run a closed loop (no -R): allowed with Debian's wrk; the row is labelled model=closed
+  --closed-loop      run a closed loop with Debian's wrk (no -R); the row is labelled model=closed
   -h, --help         this help
 
-wrk2 is \$WRK2, else wrk2 on PATH. Example:
+Two tools, each recognised by what it accepts (wrk2's usage names -R/--rate; Debian's wrk has no -R), not by
+its name: wrk2 for constant-rate runs, \$WRK2, else wrk2 on PATH, else a wrk on PATH that takes -R (wrk2's
+Makefile names its binary wrk); Debian's wrk for closed-loop runs and warm-ups, \$WRK, else wrk on PATH (WRK=
+empty for none: then wrk2 warms up at the run's rate, as it refuses to run without -R). Example:
   scripts/wrk2-cell.sh --server nima --engine jstachio --mode virtual --page stocks --connections 128 --rate 800
 USAGE
 }
@@ -78,6 +81,8 @@ case "$page" in presentations|stocks) ;; *) die "unknown page '$page'; valid pag
 case "$connections" in ''|*[!0-9]*) die "--connections takes a whole number." ;; esac
 case "$threads" in ''|*[!0-9]*) die "--threads takes a whole number." ;; esac
 [ "$threads" -le "$connections" ] || threads=$connections
+# wrk and wrk2 open connections/threads per thread and say they opened all: 5 on 2 threads are 4.
+[ $((connections % threads)) -eq 0 ] || die "--connections ($connections) must be a multiple of --threads ($threads): each wrk thread opens an equal share."
 if [ "$closed" = true ]; then
     [ -z "$rate" ] || die "--rate and --closed-loop exclude each other."
 else
@@ -93,31 +98,45 @@ root=$(cd "$here/.." && pwd)
 jar="$root/target/pssrbench.jar"
 [ -f "$jar" ] || die "no $jar; build it first: mvn -B package -DskipTests"
 
-wrk=${WRK2:-$(command -v wrk2 || true)}
-[ -n "$wrk" ] || wrk=$(command -v wrk || true)
-if [ -z "$wrk" ] || [ ! -x "$wrk" ]; then
-    die "no wrk2: set WRK2 to its path or put wrk2 on PATH (build it from github.com/giltene/wrk2)."
+speaks_rate() {   # wrk2's usage names -R/--rate, Debian's wrk's does not; both print it when run bare
+    "$1" 2>&1 | grep -q -- '--rate'
+}
+wrk2=${WRK2:-$(command -v wrk2 || true)}
+wrk=${WRK-$(command -v wrk || true)}
+if [ -n "$wrk" ]; then
+    wrk=$(command -v "$wrk") || die "WRK=$wrk is not an executable; point it at Debian's wrk or set WRK= (empty) for none."
+    if speaks_rate "$wrk"; then   # a wrk2 built by its own Makefile, which names the binary wrk
+        [ -n "$wrk2" ] || wrk2=$wrk
+        wrk=""
+    fi
 fi
-if ! "$wrk" 2>&1 | grep -q -- '--rate'; then
-    [ "$closed" = true ] || die "$wrk does not accept -R: it is Debian's wrk, not wrk2; give --closed-loop to measure a closed loop with it."
+if [ "$closed" = true ]; then
+    [ -n "$wrk" ] || die "--closed-loop runs Debian's wrk, and there is none: install it (apt-get install wrk) or set WRK to its path."
+    tool=$wrk
+else
+    if [ -z "$wrk2" ] || ! wrk2=$(command -v "$wrk2"); then
+        die "no wrk2: set WRK2 to its path or put wrk2 on PATH (build it from github.com/giltene/wrk2), or give --closed-loop to measure a closed loop with Debian's wrk."
+    fi
+    speaks_rate "$wrk2" || die "$wrk2 does not accept -R: it is Debian's wrk, not wrk2; give --closed-loop to measure a closed loop with it (as \$WRK or wrk on PATH)."
+    tool=$wrk2
 fi
 
 out=${out:-"$root/results/$(date -u +%Y%m%dT%H%M%SZ)"}
 mkdir -p "$out/raw" "$out/hgrm" "$out/logs"
 label="$server-$engine-$mode-$page-c$connections-$([ "$closed" = true ] && echo closed || echo "R$rate")"
 
-# Provenance: one block per cell, appended.
-{
-    echo "[$label]"
-    echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-    echo "pssrbench: $("$JAVA_HOME/bin/java" -jar "$jar" --version 2>/dev/null) git $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-    echo "java: $("$JAVA_HOME/bin/java" -version 2>&1 | head -n 1)"
-    echo "load generator: $wrk ($("$wrk" --version 2>&1 | head -n 1))"
-    echo "machine: $(uname -srm); $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ //'); $(nproc 2>/dev/null || echo '?') cpus"
-    echo "flags: server=$server engine=$engine mode=$mode page=$page connections=$connections rate=${rate:-closed} duration=$duration warmup=$warmup delay=$delay threads=$threads"
-    echo "target: ${target:-started here from $jar}"
-    echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
-} >> "$out/provenance.txt"
+version() {   # wrk and wrk2 print their version line first, then their usage
+    echo "$1: $("$1" --version 2>&1 | head -n 1)"
+}
+if [ -n "$wrk" ]; then warmer=$(version "$wrk"); else warmer="$wrk2 at -R$rate"; fi
+# Provenance: this cell's record in provenance.json, written by PssrBench itself, as bench writes its own.
+set -- --server="$server" --engine="$engine" --mode="$mode" --page="$page" \
+    --connections="$connections" --duration="$duration" --warmup="$warmup" \
+    --delay="$delay" --threads="$threads" --out="$out"
+if [ "$closed" = true ]; then set -- "$@" --closed-loop=true; else set -- "$@" --rate="$rate"; fi
+[ -z "$target" ] || set -- "$@" --target="$target"
+run "$JAVA_HOME/bin/java" -jar "$jar" provenance --out="$out" --command=scripts/wrk2-cell.sh \
+    --load-generator="$(version "$tool")" --warmup-generator="$warmer" -- "$@" > /dev/null
 
 pid=""
 stop_server() {
@@ -139,6 +158,10 @@ if [ -z "$target" ]; then
         echo "wrk2-cell: $server $engine $mode failed verify; not measured." >&2
         exit 1
     fi
+    # The logs exist before the server starts: the first poll may run before the background shell has opened them,
+    # and a failed read would end this script (set -e) while that shell, not yet java, loses the TERM sent to it.
+    : > "$out/logs/$label.server.out"
+    : > "$out/logs/$label.server.err"
     echo "+ $JAVA_HOME/bin/java -jar $jar serve --server=$server --engine=$engine --mode=$mode --port=0 --delay=$delay &" >&2
     "$JAVA_HOME/bin/java" -jar "$jar" serve --server="$server" --engine="$engine" --mode="$mode" --port=0 \
         --delay="$delay" > "$out/logs/$label.server.out" 2> "$out/logs/$label.server.err" &
@@ -166,18 +189,24 @@ else
 fi
 url="$base/$page"
 
-run "$wrk" -t"$threads" -c"$connections" -d"$warmup" "$url" > "$out/logs/$label.warmup.txt"
+# wrk2 refuses a run without -R, so the warm-up is a closed loop only with Debian's wrk; without it, wrk2 warms up
+# at the run's own rate.
+if [ -n "$wrk" ]; then
+    run "$wrk" -t"$threads" -c"$connections" -d"$warmup" "$url" > "$out/logs/$label.warmup.txt"
+else
+    run "$wrk2" -t"$threads" -c"$connections" -d"$warmup" -R"$rate" "$url" > "$out/logs/$label.warmup.txt"
+fi
 raw="$out/raw/$label.txt"
 lua="$here/pssrbench.lua"   # prints the run's numbers as one JSON line at the end
 if [ "$closed" = true ]; then
-    echo "# cmd: $wrk -t$threads -c$connections -d$duration --latency -s $lua $url (closed loop)" > "$raw"
-    run "$wrk" -t"$threads" -c"$connections" -d"$duration" --latency -s "$lua" "$url" >> "$raw"
+    echo "# cmd: $tool -t$threads -c$connections -d$duration --latency -s $lua $url (closed loop)" > "$raw"
+    run "$tool" -t"$threads" -c"$connections" -d"$duration" --latency -s "$lua" "$url" >> "$raw"
 else
-    echo "# cmd: $wrk -t$threads -c$connections -d$duration -R$rate --latency -U -s $lua $url" > "$raw"
-    run "$wrk" -t"$threads" -c"$connections" -d"$duration" -R"$rate" --latency -U -s "$lua" "$url" >> "$raw"
+    echo "# cmd: $tool -t$threads -c$connections -d$duration -R$rate --latency -U -s $lua $url" > "$raw"
+    run "$tool" -t"$threads" -c"$connections" -d"$duration" -R"$rate" --latency -U -s "$lua" "$url" >> "$raw"
 fi
 stop_server
-echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)" >> "$out/provenance.txt"
+run "$JAVA_HOME/bin/java" -jar "$jar" provenance --out="$out" --finish > /dev/null
 
 run "$JAVA_HOME/bin/java" -jar "$jar" wrk-row --raw="$raw" --server="$server" --engine="$engine" --mode="$mode" \
     --page="$page" --rate="${rate:-0}" --csv="$out/summary.csv" --hgrm="$out/hgrm/$label"

@@ -23,8 +23,8 @@ usage: scripts/wrk2-sweep.sh [options]
   --target URL        drive a server running elsewhere: give exactly one --server, --engine and --mode to label it
   -h, --help          this help
 
-The closed-loop search uses \$WRK (Debian's wrk) if set or on PATH, else wrk2 at an unreachable rate.
-Example:
+wrk2 is \$WRK2, else wrk2 on PATH; the closed-loop search and the warm-ups use Debian's wrk, \$WRK, else wrk on
+PATH (WRK= empty for none: then wrk2 at a rate no server here reaches finds the maximum). Example:
   scripts/wrk2-sweep.sh --server nima,netty --engine jstachio,htmlflow --page stocks --connections 64,128
 USAGE
 }
@@ -32,6 +32,11 @@ USAGE
 die() {
     echo "wrk2-sweep: $1" >&2
     exit 2
+}
+
+run() {
+    echo "+ $*" >&2
+    "$@"
 }
 
 servers="" engines="" modes="" pages="presentations,stocks" connections=128 fractions="25,50,75,90" rates=""
@@ -80,18 +85,43 @@ if [ -n "$target" ] && [ "$(echo "$selected" | wc -l)" -ne 1 ]; then
     die "--target drives one running server: name it with one --server, --engine and --mode."
 fi
 
-probe_wrk=${WRK:-$(command -v wrk || true)}
+speaks_rate() {   # wrk2's usage names -R/--rate, Debian's wrk's does not
+    "$1" 2>&1 | grep -q -- '--rate'
+}
+wrk=${WRK-$(command -v wrk || true)}
 wrk2=${WRK2:-$(command -v wrk2 || true)}
-if [ -z "$wrk2" ] || ! "$wrk2" 2>&1 | grep -q -- '--rate'; then
+if [ -n "$wrk" ] && speaks_rate "$wrk"; then   # a wrk2 built by its own Makefile, which names the binary wrk
+    [ -n "$wrk2" ] || wrk2=$wrk
+    wrk=""
+fi
+if [ -z "$wrk2" ] || ! speaks_rate "$wrk2"; then
     die "no wrk2: set WRK2 to its path or put wrk2 on PATH (build it from github.com/giltene/wrk2); Debian's wrk has no -R."
 fi
-cell() {   # cell LOAD_GENERATOR CELL_ARGS...: one wrk2-cell.sh run with this sweep's shared flags
-    generator=$1
-    shift
+version() {   # wrk and wrk2 print their version line first, then their usage
+    echo "$1: $("$1" --version 2>&1 | head -n 1)"
+}
+if [ -n "$wrk" ]; then warmer=$(version "$wrk"); else warmer="$wrk2 at each run's rate"; fi
+# Provenance: the sweep's own record in provenance.json; each cell adds its own under later_runs, with its end time
+# and load average.
+set -- --page="$pages" --connections="$connections" --duration="$duration" \
+    --warmup="$warmup" --delay="$delay" --out="$out"
+[ -z "$servers" ] || set -- "$@" --server="$servers"
+[ -z "$engines" ] || set -- "$@" --engine="$engines"
+[ -z "$modes" ] || set -- "$@" --mode="$modes"
+if [ -n "$rates" ]; then
+    set -- "$@" --rate="$rates"
+else
+    set -- "$@" --fractions="$fractions" --probe-duration="$probe"
+fi
+[ -z "$target" ] || set -- "$@" --target="$target"
+run "$JAVA_HOME/bin/java" -jar "$jar" provenance --out="$out" --command=scripts/wrk2-sweep.sh \
+    --load-generator="$(version "$wrk2")" --warmup-generator="$warmer" -- "$@" > /dev/null
+
+cell() {   # cell CELL_ARGS...: one wrk2-cell.sh run with this sweep's tools and shared flags
     set -- "$here/wrk2-cell.sh" "$@" --warmup "$warmup" --delay "$delay" --out "$out"
     [ -z "$target" ] || set -- "$@" --target "$target"
-    echo "+ WRK2=$generator $*" >&2
-    WRK2=$generator "$@"
+    echo "+ WRK2=$wrk2 WRK=$wrk $*" >&2
+    WRK2=$wrk2 WRK=$wrk "$@"
 }
 
 echo "$selected" | while read -r s e m; do
@@ -101,11 +131,11 @@ echo "$selected" | while read -r s e m; do
                 targets=$(echo "$rates" | tr ',' ' ')
             else
                 # The maximum: a closed loop with Debian's wrk, else wrk2 at a rate no server here reaches.
-                if [ -n "$probe_wrk" ] && ! "$probe_wrk" 2>&1 | grep -q -- '--rate'; then
-                    cell "$probe_wrk" --server "$s" --engine "$e" --mode "$m" --page "$page" \
-                        --connections "$c" --duration "$probe" --closed-loop
+                if [ -n "$wrk" ]; then
+                    cell --server "$s" --engine "$e" --mode "$m" --page "$page" --connections "$c" \
+                        --duration "$probe" --closed-loop
                 else
-                    cell "$wrk2" --server "$s" --engine "$e" --mode "$m" --page "$page" --connections "$c" \
+                    cell --server "$s" --engine "$e" --mode "$m" --page "$page" --connections "$c" \
                         --duration "$duration" --rate 1000000
                 fi
                 max=$(tail -n 1 "$out/summary.csv" | cut -d, -f13)
@@ -115,7 +145,7 @@ echo "$selected" | while read -r s e m; do
                 done)
             fi
             for r in $targets; do
-                cell "$wrk2" --server "$s" --engine "$e" --mode "$m" --page "$page" --connections "$c" \
+                cell --server "$s" --engine "$e" --mode "$m" --page "$page" --connections "$c" \
                     --duration "$duration" --rate "$r" || echo "wrk2-sweep: $s $e $m $page c$c R$r failed" >&2
             done
         done

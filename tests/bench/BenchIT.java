@@ -1,5 +1,6 @@
 package bench;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import core.Summary;
 import org.jsoup.Jsoup;
 import org.junit.jupiter.api.BeforeAll;
@@ -96,6 +97,16 @@ class BenchIT {
         }
         String provenance = Files.readString(out.resolve("provenance.json"));
         assertTrue(provenance.contains("\"java\"") && provenance.contains("\"server_jvm_flags\""), provenance);
+        var p = new ObjectMapper().readTree(provenance);
+        assertEquals("bench", p.path("command").asText(), provenance);
+        var flags = p.path("flags");   // as written on the command line, not Duration's PT0.5S or a List's [1, 4]
+        assertEquals("500ms", flags.path("--warmup").asText(), provenance);
+        assertEquals("jstachio", flags.path("--engine").asText(), provenance);
+        assertEquals("1,4", flags.path("--connections").asText(), provenance);
+        assertEquals("nima raw virtual", flags.path("selected").path(0).asText(), provenance);
+        assertFalse(p.path("libraries").toString().contains("unknown"), provenance);
+        assertFalse(p.path("libraries").path("io.reactivex.rxjava3:rxjava").asText().isEmpty(), provenance);
+        assertTrue(p.has("load_average_after"), "finished: " + provenance);
         assertTrue(d.out().contains("bench: point 4/4"), d.out());
 
         Path report = out.resolve("report.html");
@@ -137,6 +148,6 @@ class BenchIT {
         List<Summary> rows = Summary.read(csv);
         assertEquals(8, rows.size(), "raw and jstachio at 4 connection counts, each once");
         assertEquals(8, new HashSet<>(rows.stream().map(r -> r.get("engine") + r.get("connections")).toList()).size());
-        assertTrue(Files.readString(out.resolve("provenance.json")).contains("\"resumed\""));
+        assertTrue(Files.readString(out.resolve("provenance.json")).contains("\"later_runs\""), "the resumed run's record");
     }
 }

@@ -131,4 +131,31 @@ class ReportTest {
         assertEquals("report: " + dir.resolve("report.html") + "\n", out.toString());
         assertTrue(Files.isRegularFile(dir.resolve("report.html")));
     }
+
+    /** A folder of the wrk2 scripts: the sweep's record, each cell's under later_runs, written by core.Provenance. */
+    @Test
+    void aWrk2FolderShowsEveryRunsProvenance(@TempDir Path dir) throws IOException {
+        new Summary().set("tool", "wrk2").set("server", "nima").set("engine", "jstachio").set("mode", "virtual")
+                .set("page", "stocks").set("model", "open").set("connections", 16).set("rate", "200")
+                .set("valid", true).set("req_per_s", 199.9).set("ttlb_p50_ms", 22.9).set("ttlb_p99_ms", 26.8)
+                .appendTo(dir.resolve("summary.csv"));
+        core.Provenance.add(dir, core.Provenance.record("scripts/wrk2-sweep.sh", "/opt/wrk2: wrk 4.0.0",
+                java.util.Map.of("--fractions", "50,90"), java.util.Map.of()));
+        core.Provenance.add(dir, core.Provenance.record("scripts/wrk2-cell.sh", "/opt/wrk2: wrk 4.0.0",
+                java.util.Map.of("--rate", "200"), java.util.Map.of("warmup_generator", "/usr/bin/wrk: wrk 4.1.0")));
+        core.Provenance.finish(dir);
+        Document doc = Jsoup.parse(Report.write(dir).toFile());
+        Element provenance = doc.select("table.kv").first();
+        String text = provenance.text();
+        assertFalse(doc.text().contains("No provenance.json"));
+        for (String value : List.of("scripts/wrk2-sweep.sh", "50,90", "later runs into this folder",
+                "1: scripts/wrk2-cell.sh", "/usr/bin/wrk: wrk 4.1.0", "load average (/proc/loadavg at the end)",
+                "io.reactivex.rxjava3:rxjava")) {
+            assertTrue(text.contains(value), value + " in " + text);
+        }
+        assertFalse(text.contains("{\""), "no raw JSON: " + text);
+        assertEquals(2, provenance.select("details > summary").stream()
+                .filter(e -> e.text().endsWith(" libraries")).count(), "each run's libraries fold away");
+        assertFalse(doc.text().contains("summary.json"), "the wrk2 scripts write none");
+    }
 }

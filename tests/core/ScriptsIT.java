@@ -1,5 +1,7 @@
 package core;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -10,11 +12,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -22,6 +29,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class ScriptsIT {
 
     private static final Path ROOT = Path.of(System.getProperty("user.dir"));
+    private static final Path DOUBLE = ROOT.resolve("tests/bin/wrk2-double");
+    private static final Path JAR = Path.of(System.getProperty("pssrbench.jar", "target/pssrbench.jar"));
 
     static List<Path> scripts() throws IOException {
         List<Path> all = new ArrayList<>(List.of(ROOT.resolve(".ci/run"), ROOT.resolve("tests/bin/wrk2-double")));
@@ -56,6 +65,36 @@ class ScriptsIT {
         assertEquals(0, check.code(), check.out());
     }
 
+    /**
+     * Tests skipped for a missing tool are named at the end of scripts/test, not only counted by Maven. Run on a PATH
+     * without wrk and shellcheck, whose Maven is a stand-in that succeeds.
+     */
+    @Test
+    void scriptsTestNamesTheTestsItSkipsForMissingTools(@TempDir Path bin) throws Exception {
+        for (String tool : List.of("dirname", "sed", "head")) {
+            Files.createSymbolicLink(bin.resolve(tool), Path.of("/usr/bin", tool));
+        }
+        Path mvn = Files.writeString(bin.resolve("mvn"), "#!/bin/sh\necho \"maven stand-in: $*\"\n");
+        assertTrue(mvn.toFile().setExecutable(true));
+        String javaHome = System.getProperty("java.home");
+        Done without = run(ROOT, List.of("/usr/bin/env", "PATH=" + bin, "JAVA_HOME=" + javaHome, "scripts/test",
+                "-Dtest=none"));
+        assertEquals(0, without.code(), without.out());
+        assertTrue(without.out().contains("maven stand-in: -B verify -Dtest=none"), without.out());
+        assertTrue(without.out().contains("pssrbench: no wrk and shellcheck on PATH, so ScriptsIT skips its end-to-end"
+                + " runs of scripts/wrk2-cell.sh and wrk2-sweep.sh and its shellcheck of every script; get them with"
+                + " apt-get install wrk shellcheck (.ci/run installs them).\n"), without.out());
+
+        for (String tool : List.of("wrk", "shellcheck")) {
+            Path stub = Files.writeString(bin.resolve(tool), "#!/bin/sh\n");
+            assertTrue(stub.toFile().setExecutable(true));
+        }
+        Done with = run(ROOT, List.of("/usr/bin/env", "PATH=" + bin, "JAVA_HOME=" + javaHome, "scripts/test",
+                "-Dtest=none"));
+        assertEquals(0, with.code(), with.out());
+        assertFalse(with.out().contains("skips"), with.out());
+    }
+
     @Test
     void aDebianWrkWithoutDashRIsRefusedUnlessClosedLoopIsAsked(@TempDir Path out) throws Exception {
         assumeTrue(onPath("wrk"), "Debian's wrk is not installed (apt-get install wrk)");
@@ -65,11 +104,64 @@ class ScriptsIT {
         assertTrue(d.out().contains("it is Debian's wrk, not wrk2; give --closed-loop"), d.out());
     }
 
+    /** wrk and wrk2 open connections/threads per thread but report the connections asked for. */
+    @Test
+    void connectionsThatTheThreadsDoNotDivideAreRefused(@TempDir Path out) throws Exception {
+        Done d = run(ROOT, List.of("scripts/wrk2-cell.sh", "--server", "nima", "--engine", "jstachio", "--mode",
+                "virtual", "--connections", "5", "--rate", "100", "--out", out.toString()));
+        assertEquals(2, d.code(), d.out());
+        assertEquals("wrk2-cell: --connections (5) must be a multiple of --threads (2): each wrk thread opens an equal"
+                + " share.\n", d.out());
+    }
+
+    /**
+     * The double stands in for wrk2 only if it refuses what wrk2 refuses: wrk2's usage on stdout, the reason (if
+     * any) on stderr, exit status 1; checked against wrk2 built from its source.
+     */
+    @Test
+    void theWrk2DoubleRefusesWhatWrk2Refuses() throws Exception {
+        String url = "http://127.0.0.1:9/";
+        Map<List<String>, String> refusals = new LinkedHashMap<>();
+        refusals.put(List.of("-t2", "-c8", "-d1s", url), "Throughput MUST be specified with the --rate or -R option\n");
+        refusals.put(List.of("-t4", "-c2", "-d1s", "-R10", url), "number of connections must be >= threads\n");
+        refusals.put(List.of("-t2", "-c8", "-d1s", "-R10", "no-url"), "invalid URL: no-url\n");
+        refusals.put(List.of("-t2", "-c8", "-d1s", "-R10"), "");
+        for (var refusal : refusals.entrySet()) {
+            List<String> command = new ArrayList<>(List.of(DOUBLE.toString()));
+            command.addAll(refusal.getKey());
+            Process p = new ProcessBuilder(command).start();
+            String stdout = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            String stderr = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertEquals(1, p.waitFor(), command + ": " + stderr);
+            assertTrue(stdout.startsWith("Usage: wrk <options> <url>") && stdout.contains("[Required Parameter]"),
+                    command + ": wrk2's usage on stdout: " + stdout);
+            assertEquals(refusal.getValue(), stderr, command.toString());
+        }
+    }
+
+    /**
+     * An open-loop cell where Debian's wrk is not to be used (WRK empty): wrk2, which refuses to run without -R,
+     * warms up at the run's rate.
+     */
+    @Test
+    void withoutDebianWrkAnOpenCellWarmsUpWithWrk2AtItsRate(@TempDir Path out) throws Exception {
+        assumeTrue(onPath("wrk"), "Debian's wrk is not installed (apt-get install wrk)");
+        Combination c = Registry.combinations().get(0);
+        Done d = run(ROOT, List.of("env", "WRK2=" + DOUBLE, "WRK=", "scripts/wrk2-cell.sh", "--server",
+                c.server().id(), "--engine", c.engine().id(), "--mode", c.mode().id(), "--page", "presentations",
+                "--connections", "4", "--rate", "50", "--warmup", "1s", "--out", out.toString()));
+        assertEquals(0, d.code(), d.out());
+        assertTrue(d.out().contains("+ " + DOUBLE + " -t2 -c4 -d1s -R50 http://"), "warm-up at the rate: " + d.out());
+        List<String> rows = Files.readAllLines(out.resolve("summary.csv"));
+        assertEquals(2, rows.size(), rows.toString());
+        assertEquals("open", rows.get(1).split(",", -1)[Summary.COLUMNS.indexOf("model")], rows.get(1));
+    }
+
     @Test
     void oneCellRunsEndToEndWithDebianWrkInClosedLoop(@TempDir Path out) throws Exception {
         assumeTrue(onPath("wrk"), "Debian's wrk is not installed (apt-get install wrk)");
         Combination c = Registry.combinations().get(0);
-        Done d = run(ROOT, List.of("env", "WRK2=/usr/bin/wrk", "scripts/wrk2-cell.sh", "--closed-loop",
+        Done d = run(ROOT, List.of("env", "WRK=/usr/bin/wrk", "scripts/wrk2-cell.sh", "--closed-loop",
                 "--server", c.server().id(), "--engine", c.engine().id(), "--mode", c.mode().id(),
                 "--page", "stocks", "--connections", "8", "--duration", "3s", "--warmup", "1s",
                 "--out", out.toString()));
@@ -86,7 +178,10 @@ class ScriptsIT {
         assertTrue(Double.parseDouble(cells[Summary.COLUMNS.indexOf("req_per_s")]) > 0, rows.get(1));
         // 20 items at 1 ms each: no page can take less than 20 ms.
         assertTrue(Double.parseDouble(cells[Summary.COLUMNS.indexOf("ttlb_p50_ms")]) >= 20, rows.get(1));
-        assertTrue(Files.readString(out.resolve("provenance.txt")).contains("load generator: /usr/bin/wrk"));
+        assertProvenance(out, "scripts/wrk2-cell.sh", "/usr/bin/wrk: wrk ");
+        JsonNode flags = new ObjectMapper().readTree(out.resolve("provenance.json").toFile()).path("flags");
+        assertEquals("3s", flags.path("--duration").asText(), flags.toString());
+        assertEquals("true", flags.path("--closed-loop").asText(), flags.toString());
         try (Stream<Path> raw = Files.list(out.resolve("raw"))) {
             String output = Files.readString(raw.findFirst().orElseThrow());
             assertTrue(output.contains("\npssrbench-json {"), "the Lua hook printed the run's numbers: " + output);
@@ -101,20 +196,21 @@ class ScriptsIT {
 
     /**
      * The sweep's plumbing, end to end with real servers: the closed-loop maximum (Debian's wrk), then one point
-     * at a fraction of it. wrk2 itself is not packaged here, so a test double stands in for it (it runs Debian's
-     * wrk and ignores the rate); the test checks the sequence and the rows, not wrk2's numbers.
+     * at a fraction of it, both warmed up with Debian's wrk. wrk2 itself is not packaged here, so a test double
+     * stands in for it (it checks its arguments as wrk2 does, then runs Debian's wrk and ignores the rate); the test
+     * checks the sequence and the rows, not wrk2's numbers.
      */
     @Test
     void aSweepFindsTheMaximumThenRunsTheFractions(@TempDir Path out) throws Exception {
         assumeTrue(onPath("wrk"), "Debian's wrk is not installed (apt-get install wrk)");
         Combination c = Registry.combinations().get(0);
-        Done d = run(ROOT, List.of("env", "WRK2=" + ROOT.resolve("tests/bin/wrk2-double"), "WRK=/usr/bin/wrk",
+        Done d = run(ROOT, List.of("env", "WRK2=" + DOUBLE, "WRK=/usr/bin/wrk",
                 "scripts/wrk2-sweep.sh", "--server", c.server().id(), "--engine", c.engine().id(),
                 "--mode", c.mode().id(), "--page", "presentations", "--connections", "4",
                 "--fractions", "50", "--probe-duration", "2s", "--warmup", "1s", "--out", out.toString()));
         assertEquals(0, d.code(), d.out());
         List<String> rows = Files.readAllLines(out.resolve("summary.csv"));
-        assertEquals(3, rows.size(), rows.toString());
+        assertEquals(3, rows.size(), rows + "\n" + d.out());
         int model = Summary.COLUMNS.indexOf("model");
         int rate = Summary.COLUMNS.indexOf("rate");
         int reqPerS = Summary.COLUMNS.indexOf("req_per_s");
@@ -125,6 +221,38 @@ class ScriptsIT {
         long expected = Math.max(1, Math.round(Double.parseDouble(probe[reqPerS]) / 2));
         assertEquals(expected, Long.parseLong(half[rate]), 1, "50% of the closed-loop maximum");
         assertTrue(d.out().contains("-R" + half[rate] + " --latency -U -s "), "wrk2 gets the rate: " + d.out());
+        assertEquals(2, d.out().split("\\+ /usr/bin/wrk -t2 -c4 -d1s http://", -1).length - 1,
+                "both cells warm up with Debian's wrk: " + d.out());
+        JsonNode cells = assertProvenance(out, "scripts/wrk2-sweep.sh", DOUBLE + ": wrk 4.0.0").path("later_runs");
+        assertEquals(2, cells.size(), "one record per cell");
+        assertEquals("/usr/bin/wrk: wrk ", cells.path(0).path("load_generator").asText().substring(0, 18));
+        assertEquals("-R" + half[rate], "-R" + cells.path(1).path("flags").path("--rate").asText());
+    }
+
+    /**
+     * The folder's provenance.json is the one bench writes (PssrBench wrote it; every library has its version)
+     * and report renders the folder with it; returns it.
+     */
+    private static JsonNode assertProvenance(Path out, String command, String loadGenerator) throws Exception {
+        JsonNode p = new ObjectMapper().readTree(out.resolve("provenance.json").toFile());
+        assertEquals(command, p.path("command").asText(), p.toString());
+        assertTrue(p.path("load_generator").asText().startsWith(loadGenerator), p.toString());
+        for (String key : List.of("pssrbench", "git", "started", "java", "os", "cpu", "cores", "load_average")) {
+            assertFalse(p.path(key).asText().isEmpty(), key + " in " + p);
+        }
+        Set<String> libraries = new TreeSet<>();
+        p.path("libraries").fieldNames().forEachRemaining(libraries::add);
+        assertEquals(new TreeSet<>(Provenance.libraries().keySet()), libraries, "every library of the build");
+        assertFalse(p.path("libraries").toString().contains("unknown"), p.path("libraries").toString());
+        assertFalse(Files.exists(out.resolve("provenance.txt")), "one format");
+
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Done report = run(ROOT, List.of(java, "-jar", JAR.toString(), "report", out.toString()));
+        assertEquals(0, report.code(), report.out());
+        String html = Files.readString(out.resolve("report.html"));
+        assertFalse(html.contains("No provenance.json"), "report reads the folder's provenance");
+        assertTrue(html.contains(command) && html.contains("io.reactivex.rxjava3:rxjava"), "provenance rendered");
+        return p;
     }
 
     /** A JDK older than the jar's class files: Debian's default java, 17, on the machines this was written on. */

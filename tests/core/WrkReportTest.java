@@ -144,6 +144,34 @@ class WrkReportTest {
         assertTrue(row.csv().endsWith(",\"a, \"\"quoted\"\" note\""), row.csv());
     }
 
+    /**
+     * A real wrk2 run (giltene/wrk2 built from source) as scripts/wrk2-cell.sh makes it: -R200 -U with
+     * scripts/pssrbench.lua, 10 s of calibration and 30 s recorded. The request count and duration cover all 40 s
+     * (wrk2's own Requests/sec does too); the percentiles, from the JSON line, the recorded 30 s.
+     */
+    @Test
+    void aRealWrk2RunWithTheLuaHook() throws IOException {
+        String output;
+        try (var in = WrkReportTest.class.getResourceAsStream("/wrk2/wrk2-40s-R200-U-with-json.txt")) {
+            output = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        WrkReport r = WrkReport.parse(output);
+        assertEquals("wrk2", r.tool());
+        assertEquals(16, r.connections());
+        assertEquals(8002, r.requests());
+        assertEquals(40.024329, r.durationS(), 1e-9);
+        assertEquals(8002 / 40.024329, r.reqPerS(), 1e-9);   // the prose: 199.93
+        assertEquals(22.879, r.percentileMs(50), 1e-9);
+        assertEquals(43.327, r.percentileMs(99.9), 1e-9);
+        assertEquals(47.968, r.latencyMaxMs(), 1e-9);
+        assertNull(r.invalidReason(200));
+        assertTrue(r.spectrum().contains("Total count    =         5992"), "the corrected spectrum: " + r.spectrum());
+        assertTrue(r.uncorrectedSpectrum().contains("#[Max     =       43.616"), r.uncorrectedSpectrum());
+        Summary row = Summary.of(r, Registry.combinations().get(0), Page.STOCKS, 200);
+        assertEquals("wrk2,open,200,true", String.join(",", row.get("tool"), row.get("model"), row.get("rate"),
+                row.get("valid")));
+    }
+
     /** A real Debian wrk output made with scripts/pssrbench.lua: the JSON line's exact numbers win over the prose. */
     @Test
     void theLuaHooksJsonLineIsPreferredToTheProse() throws IOException {
