@@ -27,7 +27,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -209,7 +208,7 @@ public final class Bench {
     private void measureAll(List<Point> points, URI base, ServerProcess server, String problem,
                             Map<Page, Map<Engine, byte[]>> expected, int[] progress, int total, long started)
             throws IOException, InterruptedException {
-        Map<Page, Double> floors = new EnumMap<>(Page.class);
+        Map<Page, Double> floors = new java.util.LinkedHashMap<>();
         for (Point p : points) {
             if (stopped) {
                 break;

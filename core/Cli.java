@@ -490,7 +490,7 @@ public final class Cli {
 
         @Override
         public Integer call() throws Exception {
-            List<Page> chosenPages = pages.stream().map(Page::byId).toList();
+            List<Page> chosenPages = pages.stream().<Page>map(Page::byId).toList();
             if (connections.stream().anyMatch(c -> c < 1) || loadThreads < 1) {
                 throw new UsageException("--connections and --load-threads take whole numbers of at least 1.");
             }

@@ -14,52 +14,43 @@ import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 
 /**
- * The two benchmark pages. Each page knows its data set (a classpath resource copied from the published benchmark)
- * and which {@link Engine} method renders it; routes are {@code "/" + id()}.
+ * A benchmark page as data: its id and route, its items' type and data set (a classpath resource copied from the
+ * published benchmark), and where its items sit in the rendered markup (for verification). Engines render a page
+ * through the template they register for it ({@link Templates}), so a new page is one constant here, its data and
+ * reference, and a template per engine: no engine interface changes.
+ *
+ * @param <T> the type of the page's items
  */
-public enum Page {
-    PRESENTATIONS("presentations", "JFall 2013 Presentations", "div.card", "<div class=\"card ", "</div></body>",
-            Presentation.class) {
-        @Override
-        @SuppressWarnings("unchecked")
-        void render(Engine engine, Iterable<?> items, Writer out) throws IOException {
-            engine.presentations((Iterable<Presentation>) items, out);
-        }
+public final class Page<T> {
 
-        @Override
-        @SuppressWarnings("unchecked")
-        CompletableFuture<Void> renderAsync(Engine engine, Observable<?> items, Appendable out) {
-            return engine.presentationsAsync((Observable<Presentation>) items, out);
-        }
-    },
-    STOCKS("stocks", "Stock Prices", "tbody > tr", "<tr class=\"", "</tbody>", Stock.class) {
-        @Override
-        @SuppressWarnings("unchecked")
-        void render(Engine engine, Iterable<?> items, Writer out) throws IOException {
-            engine.stocks((Iterable<Stock>) items, out);
-        }
+    public static final Page<Presentation> PRESENTATIONS = new Page<>("presentations", "JFall 2013 Presentations",
+            "div.card", "<div class=\"card ", "</div></body>", Presentation.class);
+    public static final Page<Stock> STOCKS = new Page<>("stocks", "Stock Prices", "tbody > tr", "<tr class=\"",
+            "</tbody>", Stock.class);
 
-        @Override
-        @SuppressWarnings("unchecked")
-        CompletableFuture<Void> renderAsync(Engine engine, Observable<?> items, Appendable out) {
-            return engine.stocksAsync((Observable<Stock>) items, out);
-        }
-    };
+    private static final Page<?>[] ALL = {PRESENTATIONS, STOCKS};
 
     private final String id;
     private final String title;
     private final String itemSelector;
     private final String itemStart;
     private final String tailStart;
-    private final List<?> items;
+    private final Class<T> itemType;
+    private final List<T> items;
 
-    Page(String id, String title, String itemSelector, String itemStart, String tailStart, Class<?> model) {
+    private Page(String id, String title, String itemSelector, String itemStart, String tailStart, Class<T> itemType) {
         this.id = id;
         this.title = title;
         this.itemSelector = itemSelector;
         this.itemStart = itemStart;
         this.tailStart = tailStart;
-        this.items = load("/data/" + id + ".json", model);
+        this.itemType = itemType;
+        this.items = load("/data/" + id + ".json", itemType);
+    }
+
+    /** Every page, in the order they are listed. */
+    public static Page<?>[] values() {
+        return ALL.clone();
     }
 
     /** Stable lower-case id: route, flag value, file name. */
@@ -117,16 +108,31 @@ public enum Page {
     }
 
     /** The data set, in order; immutable. */
-    public List<?> items() {
+    public List<T> items() {
         return items;
     }
 
-    abstract void render(Engine engine, Iterable<?> items, Writer out) throws IOException;
+    public Class<T> itemType() {
+        return itemType;
+    }
 
-    abstract CompletableFuture<Void> renderAsync(Engine engine, Observable<?> items, Appendable out);
+    /** Renders this page with {@code engine}'s blocking template. */
+    public void render(Engine engine, Iterable<T> items, Writer out) throws IOException {
+        engine.templates().blocking(this).render(items, out);
+    }
 
-    public static Page byId(String id) {
-        for (Page p : values()) {
+    /** Renders this page with {@code engine}'s non-blocking template. */
+    public CompletableFuture<Void> renderAsync(Engine engine, Observable<T> items, Appendable out) {
+        return engine.templates().nonBlocking(this).render(items, out);
+    }
+
+    @Override
+    public String toString() {
+        return id;
+    }
+
+    public static Page<?> byId(String id) {
+        for (Page<?> p : ALL) {
             if (p.id.equals(id)) {
                 return p;
             }
@@ -135,10 +141,10 @@ public enum Page {
     }
 
     public static String ids() {
-        return Arrays.stream(values()).map(Page::id).collect(Collectors.joining(", "));
+        return Arrays.stream(ALL).map(Page::id).collect(Collectors.joining(", "));
     }
 
-    private static List<?> load(String resource, Class<?> model) {
+    private static <T> List<T> load(String resource, Class<T> model) {
         ObjectMapper json = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
         try (InputStream in = Page.class.getResourceAsStream(resource)) {
             if (in == null) {

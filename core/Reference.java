@@ -12,7 +12,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -23,7 +22,7 @@ import java.util.Map;
  */
 public final class Reference {
 
-    private static final Map<Page, List<String>> NORMALISED_REFERENCE = new EnumMap<>(Page.class);
+    private static final Map<Page, List<String>> NORMALISED_REFERENCE = new java.util.LinkedHashMap<>();
 
     private Reference() {
     }
@@ -71,7 +70,7 @@ public final class Reference {
      * served pages are compared with them.
      */
     public static Map<Page, Map<Engine, byte[]>> renderAll() {
-        Map<Page, Map<Engine, byte[]>> all = new EnumMap<>(Page.class);
+        Map<Page, Map<Engine, byte[]>> all = new java.util.LinkedHashMap<>();
         for (Page page : Page.values()) {
             Map<Engine, byte[]> byEngine = new java.util.LinkedHashMap<>();
             for (Engine engine : Registry.ENGINES) {

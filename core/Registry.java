@@ -27,11 +27,14 @@ public final class Registry {
             new JavalinServer(),
             new NettyServer());
 
+    private static final Engine JSTACHIO = new JStachioEngine();
+
     public static final List<Engine> ENGINES = List.of(
-            new JStachioEngine(),
+            JSTACHIO,
             new HtmlFlowEngine(),
             new PebbleEngine(),
-            new RawEngine());   // the baseline: listed last, so the default engine is a template engine
+            new RawEngine(JSTACHIO));   // the baseline, replaying JStachio's bytes; listed last, so the default
+                                        // engine is a template engine
 
     public static final List<Mode> MODES = List.of(
             new VirtualMode(),

@@ -24,7 +24,7 @@ public final class Render {
     private static final Logger LOG = Logger.getLogger("pssrbench");
 
     private final ServeConfig config;
-    private final Page page;
+    private final Page<?> page;
     private final ChunkWriter out;
     private final AtomicInteger inFlight;
     private final AtomicBoolean ended = new AtomicBoolean();
@@ -34,7 +34,7 @@ public final class Render {
     private volatile ProgressiveItems<?> items;
     private volatile Disposable subscription;
 
-    Render(ServeConfig config, Page page, ChunkSink sink, AtomicInteger inFlight) {
+    Render(ServeConfig config, Page<?> page, ChunkSink sink, AtomicInteger inFlight) {
         this.config = config;
         this.page = page;
         this.inFlight = inFlight;
@@ -52,10 +52,8 @@ public final class Render {
         inFlight.incrementAndGet();
     }
 
-    private Observable<Object> source() {
-        @SuppressWarnings("unchecked")
-        var data = (java.util.List<Object>) page.items();
-        return DataSource.items(data, config.delay(), config.failAfter());
+    private <T> Observable<T> source(Page<T> of) {
+        return DataSource.items(of.items(), config.delay(), config.failAfter());
     }
 
     /**
@@ -64,16 +62,22 @@ public final class Render {
      * @throws RenderFailedException when the data source, the engine or the client failed; already logged
      */
     public void blocking() {
-        try (ProgressiveItems<Object> progressive = new ProgressiveItems<>(source(), out)) {
-            items = progressive;
-            if (cancelled) {
-                progressive.cancel();
-            }
-            page.render(config.engine(), progressive, out);
+        try {
+            blocking(page);
             out.flush();
             end(null);
         } catch (Throwable t) {
             throw end(t);
+        }
+    }
+
+    private <T> void blocking(Page<T> of) throws IOException {
+        try (ProgressiveItems<T> progressive = new ProgressiveItems<>(source(of), out)) {
+            items = progressive;
+            if (cancelled) {
+                progressive.cancel();
+            }
+            of.render(config.engine(), progressive, out);
         }
     }
 
@@ -83,18 +87,9 @@ public final class Render {
      * completes after the last chunk went to the sink, or exceptionally with {@link RenderFailedException}.
      */
     public CompletableFuture<Void> reactive() {
-        Observable<Object> source = source()
-                .doOnSubscribe(d -> {
-                    subscription = d;
-                    if (cancelled) {
-                        d.dispose();
-                    }
-                    out.flush();
-                })
-                .doAfterNext(item -> out.flush());
         CompletableFuture<Void> rendered;
         try {
-            rendered = page.renderAsync(config.engine(), source, out);
+            rendered = reactive(page);
         } catch (Throwable t) {
             rendered = CompletableFuture.failedFuture(t);
         }
@@ -113,6 +108,19 @@ public final class Render {
             }
         });
         return result;
+    }
+
+    private <T> CompletableFuture<Void> reactive(Page<T> of) {
+        Observable<T> source = source(of)
+                .doOnSubscribe(d -> {
+                    subscription = d;
+                    if (cancelled) {
+                        d.dispose();
+                    }
+                    out.flush();
+                })
+                .doAfterNext(item -> out.flush());
+        return of.renderAsync(config.engine(), source, out);
     }
 
     /** The client went away: stop promptly, dispose the subscription, fail the render. Any thread, idempotent. */
@@ -183,7 +191,7 @@ public final class Render {
     public static final class RenderFailedException extends RuntimeException {
         private final boolean clientGone;
 
-        RenderFailedException(Page page, Throwable cause, boolean clientGone) {
+        RenderFailedException(Page<?> page, Throwable cause, boolean clientGone) {
             super((clientGone ? "client went away during " : "render failed for ") + page.path() + ": "
                     + rootMessage(cause) + (clientGone ? "" : "; response aborted"), cause, false, false);
             this.clientGone = clientGone;

@@ -2,7 +2,6 @@ package core;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -31,7 +30,7 @@ public final class Site implements AutoCloseable {
     private final Assets assets = Assets.load();
     private final Workers workers;
     /** What each page's GET body is, byte for byte: HEAD gives its length. */
-    private final Map<Page, byte[]> pageBytes = new EnumMap<>(Page.class);
+    private final Map<Page, byte[]> pageBytes = new java.util.LinkedHashMap<>();
     private volatile boolean draining;
 
     public Site(ServeConfig config) {
@@ -140,7 +139,7 @@ public final class Site implements AutoCloseable {
     }
 
     /** A new render of {@code page} for one request, writing its chunks to {@code sink}. */
-    public Render render(Page page, ChunkSink sink) {
+    public Render render(Page<?> page, ChunkSink sink) {
         Render render = new Render(config, page, sink, inFlight);   // counted in inFlight from here
         if (COUNTED_HERE.get() == Boolean.TRUE) {   // created while handling: the request is now counted once, here
             COUNTED_HERE.set(Boolean.FALSE);
@@ -157,7 +156,7 @@ public final class Site implements AutoCloseable {
      * @throws RenderFailedException when the data source, the engine or the client failed; already logged, and
      *                               the server must then close the connection without ending the response
      */
-    public void streamHere(Page page, ChunkSink sink) {
+    public void streamHere(Page<?> page, ChunkSink sink) {
         boolean callbacks = config.mode().runs() == Mode.Runs.CALLBACKS;
         ChunkQueue queue = callbacks ? new ChunkQueue() : null;   // the data source's threads must not block
         Render render = start(page, callbacks ? queue : sink, true);
@@ -182,7 +181,7 @@ public final class Site implements AutoCloseable {
      * mode says and returns it at once; chunks go to {@code sink} from the render's threads, one at a time, and
      * {@link Render#done()} tells the end. The server cancels the render when the client goes away.
      */
-    public Render streamLater(Page page, ChunkSink sink) {
+    public Render streamLater(Page<?> page, ChunkSink sink) {
         return startLater(render(page, sink));
     }
 
@@ -194,7 +193,7 @@ public final class Site implements AutoCloseable {
         return start(render, false);
     }
 
-    private Render start(Page page, ChunkSink sink, boolean here) {
+    private Render start(Page<?> page, ChunkSink sink, boolean here) {
         return start(render(page, sink), here);
     }
 

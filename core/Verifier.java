@@ -5,7 +5,6 @@ import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -24,7 +23,7 @@ import java.util.concurrent.TimeoutException;
 public final class Verifier {
 
     /** The in-memory renderings every served page must equal, computed (and cross-checked) once. */
-    private final Map<Page, byte[]> expected = new EnumMap<>(Page.class);
+    private final Map<Page, byte[]> expected = new java.util.LinkedHashMap<>();
     private final List<String> engineProblems = new ArrayList<>();
     /**
      * The smallest per-item delay at which progressive arrival can be told from noise. The tightest rule below is

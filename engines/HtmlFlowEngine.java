@@ -1,6 +1,8 @@
 package engines;
 
 import core.Engine;
+import core.Templates;
+import core.Page;
 import core.Presentation;
 import core.Stock;
 import htmlflow.HtmlFlow;
@@ -12,7 +14,6 @@ import org.xmlet.htmlapifaster.Div;
 import org.xmlet.htmlapifaster.Element;
 import org.xmlet.htmlapifaster.Tbody;
 
-import java.io.Writer;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -54,29 +55,15 @@ public final class HtmlFlowEngine implements Engine {
         return "HtmlFlow 5.0 (Java DSL; sync views, and async views over the Observable)";
     }
 
-    @Override
-    public boolean nonBlocking() {
-        return true;
-    }
+    private static final Templates TEMPLATES = Templates.of("htmlflow")
+            .add(Page.PRESENTATIONS, (items, out) -> PRESENTATIONS.setOut(out).write(items),
+                    (items, out) -> writeAsync(PRESENTATIONS_ASYNC, items, out))
+            .add(Page.STOCKS, (items, out) -> STOCKS.setOut(out).write(items),
+                    (items, out) -> writeAsync(STOCKS_ASYNC, items, out));
 
     @Override
-    public void presentations(Iterable<Presentation> items, Writer out) {
-        PRESENTATIONS.setOut(out).write(items);
-    }
-
-    @Override
-    public void stocks(Iterable<Stock> items, Writer out) {
-        STOCKS.setOut(out).write(items);
-    }
-
-    @Override
-    public CompletableFuture<Void> presentationsAsync(Observable<Presentation> items, Appendable out) {
-        return writeAsync(PRESENTATIONS_ASYNC, items, out);
-    }
-
-    @Override
-    public CompletableFuture<Void> stocksAsync(Observable<Stock> items, Appendable out) {
-        return writeAsync(STOCKS_ASYNC, items, out);
+    public Templates templates() {
+        return TEMPLATES;
     }
 
     /**

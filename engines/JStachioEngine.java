@@ -1,14 +1,14 @@
 package engines;
 
 import core.Engine;
+import core.Templates;
+import core.Page;
 import core.Presentation;
 import core.Stock;
 import io.jstach.jstache.JStache;
 import io.jstach.jstache.JStacheConfig;
 import io.jstach.jstachio.escapers.PlainText;
 
-import java.io.IOException;
-import java.io.Writer;
 
 /**
  * JStachio: Mustache templates compiled to Java by an annotation processor at build time. Its generated loop asks
@@ -36,13 +36,13 @@ public final class JStachioEngine implements Engine {
         return "JStachio 1.3 (Mustache compiled by an annotation processor; blocking)";
     }
 
-    @Override
-    public void presentations(Iterable<Presentation> items, Writer out) throws IOException {
-        PresentationsModelRenderer.of().execute(new PresentationsModel(items), out);
-    }
+    private static final Templates TEMPLATES = Templates.of("jstachio")
+            .add(Page.PRESENTATIONS, (items, out) -> PresentationsModelRenderer.of()
+                    .execute(new PresentationsModel(items), out))
+            .add(Page.STOCKS, (items, out) -> StocksModelRenderer.of().execute(new StocksModel(items), out));
 
     @Override
-    public void stocks(Iterable<Stock> items, Writer out) throws IOException {
-        StocksModelRenderer.of().execute(new StocksModel(items), out);
+    public Templates templates() {
+        return TEMPLATES;
     }
 }

@@ -1,12 +1,10 @@
 package engines;
 
 import core.Engine;
-import core.Presentation;
-import core.Stock;
+import core.Templates;
+import core.Page;
 import io.pebbletemplates.pebble.template.PebbleTemplate;
 
-import java.io.IOException;
-import java.io.Writer;
 import java.util.Map;
 
 /**
@@ -37,13 +35,12 @@ public final class PebbleEngine implements Engine {
         return 1;   // ForNode.render: next(), then hasNext() for loop.last, then the body
     }
 
-    @Override
-    public void presentations(Iterable<Presentation> items, Writer out) throws IOException {
-        PRESENTATIONS.evaluate(out, Map.of("items", items));
-    }
+    private static final Templates TEMPLATES = Templates.of("pebble")
+            .add(Page.PRESENTATIONS, (items, out) -> PRESENTATIONS.evaluate(out, Map.of("items", items)))
+            .add(Page.STOCKS, (items, out) -> STOCKS.evaluate(out, Map.of("items", items)));
 
     @Override
-    public void stocks(Iterable<Stock> items, Writer out) throws IOException {
-        STOCKS.evaluate(out, Map.of("items", items));
+    public Templates templates() {
+        return TEMPLATES;
     }
 }

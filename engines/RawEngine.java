@@ -1,18 +1,16 @@
 package engines;
 
 import core.Engine;
+import core.Templates;
 import core.Page;
-import core.Presentation;
 import core.Reference;
-import core.Registry;
-import core.Stock;
 import io.reactivex.rxjava3.core.Observable;
 
 import java.io.IOException;
 import java.io.Writer;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -23,20 +21,29 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class RawEngine implements Engine {
 
-    /** Computed on first use, not at class initialisation: the registry that lists this engine is needed. */
-    private static final class Segments {
-        static final Map<Page, List<String>> BY_PAGE = compute();
+    private final Engine reference;
+    private final Map<Page<?>, List<String>> segments = new ConcurrentHashMap<>();
+    private final Templates templates = Templates.of("raw");
 
-        private static Map<Page, List<String>> compute() {
-            // The first template engine of the registry renders the bytes once; verify checks that every engine,
-            // this one included, serves exactly the same bytes.
-            Engine template = Registry.ENGINES.stream().filter(e -> !e.baseline()).findFirst().orElseThrow();
-            Map<Page, List<String>> all = new EnumMap<>(Page.class);
-            for (Page page : Page.values()) {
-                all.put(page, page.segments(Reference.render(page, template)));
-            }
-            return all;
+    /**
+     * @param reference the template engine whose rendering is replayed, piece by piece (verify checks that every
+     *                  engine, this one included, serves exactly the same bytes)
+     */
+    public RawEngine(Engine reference) {
+        this.reference = reference;
+        for (Page<?> page : Page.values()) {
+            register(page);
         }
+    }
+
+    private <T> void register(Page<T> page) {
+        templates.add(page, (items, out) -> write(segments(page), items, out),
+                (items, out) -> writeAsync(segments(page), items, out));
+    }
+
+    /** The page cut into its head, a piece per item and its tail; rendered on first use, then kept. */
+    private List<String> segments(Page<?> page) {
+        return segments.computeIfAbsent(page, p -> p.segments(Reference.render(p, reference)));
     }
 
     @Override
@@ -50,8 +57,8 @@ public final class RawEngine implements Engine {
     }
 
     @Override
-    public boolean nonBlocking() {
-        return true;
+    public Templates templates() {
+        return templates;
     }
 
     @Override
@@ -59,28 +66,7 @@ public final class RawEngine implements Engine {
         return true;
     }
 
-    @Override
-    public void presentations(Iterable<Presentation> items, Writer out) throws IOException {
-        write(Page.PRESENTATIONS, items, out);
-    }
-
-    @Override
-    public void stocks(Iterable<Stock> items, Writer out) throws IOException {
-        write(Page.STOCKS, items, out);
-    }
-
-    @Override
-    public CompletableFuture<Void> presentationsAsync(Observable<Presentation> items, Appendable out) {
-        return writeAsync(Page.PRESENTATIONS, items, out);
-    }
-
-    @Override
-    public CompletableFuture<Void> stocksAsync(Observable<Stock> items, Appendable out) {
-        return writeAsync(Page.STOCKS, items, out);
-    }
-
-    private static void write(Page page, Iterable<?> items, Writer out) throws IOException {
-        List<String> pieces = Segments.BY_PAGE.get(page);
+    private static void write(List<String> pieces, Iterable<?> items, Writer out) throws IOException {
         out.write(pieces.get(0));
         int next = 1;
         for (Object ignored : items) {   // the item's value is already in its precomputed piece
@@ -89,8 +75,7 @@ public final class RawEngine implements Engine {
         out.write(tail(pieces, next));
     }
 
-    private static CompletableFuture<Void> writeAsync(Page page, Observable<?> items, Appendable out) {
-        List<String> pieces = Segments.BY_PAGE.get(page);
+    private static CompletableFuture<Void> writeAsync(List<String> pieces, Observable<?> items, Appendable out) {
         CompletableFuture<Void> done = new CompletableFuture<>();
         try {
             out.append(pieces.get(0));   // before subscribing: the subscription flushes the head

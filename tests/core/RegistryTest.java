@@ -39,6 +39,7 @@ class RegistryTest {
         }
         for (Engine e : Registry.ENGINES) {
             assertFalse(Registry.modes(e).isEmpty(), e.id());
+            assertTrue(e.templates().coversEveryPage(), e.id() + " must have a template for every page");
             assertFalse(e.description().isBlank(), e.id());
         }
     }
