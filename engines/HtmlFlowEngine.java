@@ -77,7 +77,7 @@ public final class HtmlFlowEngine implements Engine {
         return CompletableFuture.anyOf(written, failed).thenApply(done -> null);
     }
 
-    // ---- the templates: the same markup as templates/*.mustache and templates/*.peb ----
+    // ---- the templates: the same markup as templates/jstachio/*.mustache and templates/pebble/*.peb ----
 
     private interface Slot<E> {
         void fill(E element);

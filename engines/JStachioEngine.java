@@ -16,12 +16,12 @@ import io.jstach.jstachio.escapers.PlainText;
  */
 public final class JStachioEngine implements Engine {
 
-    @JStache(path = "templates/presentations.mustache")
+    @JStache(path = "templates/jstachio/presentations.mustache")
     @JStacheConfig(contentType = PlainText.class)
     public record PresentationsModel(Iterable<Presentation> items) {
     }
 
-    @JStache(path = "templates/stocks.mustache")
+    @JStache(path = "templates/jstachio/stocks.mustache")
     @JStacheConfig(contentType = PlainText.class)
     public record StocksModel(Iterable<Stock> items) {
     }

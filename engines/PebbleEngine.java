@@ -17,8 +17,8 @@ public final class PebbleEngine implements Engine {
     // Defaults kept: HTML auto-escaping on (the summaries are marked "raw" in the template), template cache on.
     private static final io.pebbletemplates.pebble.PebbleEngine PEBBLE =
             new io.pebbletemplates.pebble.PebbleEngine.Builder().build();
-    private static final PebbleTemplate PRESENTATIONS = PEBBLE.getTemplate("templates/presentations.peb");
-    private static final PebbleTemplate STOCKS = PEBBLE.getTemplate("templates/stocks.peb");
+    private static final PebbleTemplate PRESENTATIONS = PEBBLE.getTemplate("templates/pebble/presentations.peb");
+    private static final PebbleTemplate STOCKS = PEBBLE.getTemplate("templates/pebble/stocks.peb");
 
     @Override
     public String id() {
