@@ -500,7 +500,9 @@ public final class Bench {
     private void writeProvenance() throws IOException {
         Map<String, Object> more = new LinkedHashMap<>();
         more.put("server_cpus", String.join(" ", sweep.serverCpuPrefix()));
-        more.put("server_jvm_flags", ServerProcess.JVM_FLAGS);
+        Map<String, List<String>> jvmFlags = new LinkedHashMap<>();
+        sweep.combinations().forEach(c -> jvmFlags.put(c.server().id(), ServerProcess.jvmFlags(c.server())));
+        more.put("server_jvm_flags", jvmFlags);
         Provenance.add(sweep.out(), Provenance.record("bench", "pssrbench bench (built in)", sweep.flags(), more));
     }
 }

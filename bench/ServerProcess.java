@@ -30,15 +30,20 @@ final class ServerProcess implements AutoCloseable {
     private static final Pattern URL = Pattern.compile("serving (http://\\S+/) ");
 
     /**
-     * The server JVM's options: Netty's native transport needs native access; the export lets ServerStats count
-     * virtual threads through the JDK's internal thread containers (no public API does); and Helidon, which by
-     * default rejects all Java deserialization JVM-wide (JEP 290), must let JMX over RMI through, or bench could
-     * not read the server's MXBeans (standard JMX and RMI types only). Nothing else: heap and GC are the JVM's
+     * Every PssrBench child JVM's options: Netty's native transport needs native access; the export lets
+     * ServerStats count virtual threads through the JDK's internal thread containers (no public API does). A
+     * server's JVM adds the server's own ({@link core.Server#jvmFlags()}). Nothing else: heap and GC are the JVM's
      * defaults for this machine, as a user would start the server.
      */
     static final List<String> JVM_FLAGS = List.of("--enable-native-access=ALL-UNNAMED",
-            "--add-exports=java.base/jdk.internal.vm=ALL-UNNAMED",
-            "-Dhelidon.serialFilter.pattern=javax.management.**;java.lang.*;java.rmi.**;java.util.*");
+            "--add-exports=java.base/jdk.internal.vm=ALL-UNNAMED");
+
+    /** The options of a server JVM for {@code server}. */
+    static List<String> jvmFlags(core.Server server) {
+        List<String> all = new ArrayList<>(JVM_FLAGS);
+        all.addAll(server.jvmFlags());
+        return all;
+    }
 
     private final Process process;
     private final URI base;
@@ -52,7 +57,7 @@ final class ServerProcess implements AutoCloseable {
 
     static ServerProcess start(Combination c, Duration delay, List<String> cpuPrefix, Path log)
             throws IOException, InterruptedException {
-        List<String> command = command(cpuPrefix, "serve", "--server=" + c.server().id(),
+        List<String> command = command(cpuPrefix, c.server().jvmFlags(), "serve", "--server=" + c.server().id(),
                 "--engine=" + c.engine().id(), "--mode=" + c.mode().id(), "--port=0",
                 "--delay=" + Durations.format(delay));
         Process p = new ProcessBuilder(command).redirectError(log.toFile()).start();
@@ -81,11 +86,17 @@ final class ServerProcess implements AutoCloseable {
 
     /** A PssrBench command in a new JVM: this JVM's java and classpath, {@link #JVM_FLAGS}, after {@code prefix}. */
     static List<String> command(List<String> prefix, String... args) {
+        return command(prefix, List.of(), args);
+    }
+
+    /** The same, with {@code jvmFlags} after {@link #JVM_FLAGS}. */
+    static List<String> command(List<String> prefix, List<String> jvmFlags, String... args) {
         List<String> command = new ArrayList<>(prefix);
         command.add(ProcessHandle.current().info().command().orElse("java"));
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.addAll(JVM_FLAGS);
+        command.addAll(jvmFlags);
         command.add("PssrBench");
         command.addAll(List.of(args));
         return command;

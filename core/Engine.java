@@ -10,7 +10,10 @@ public interface Engine {
     /** Stable lower-case id: flag value, file name, CSV column value. */
     String id();
 
-    /** One line for help and the README: library, version and style. */
+    /**
+     * One line for the README: the library and its style; versions as {@code {group:artifact}}, filled in from the
+     * build ({@link Versions}).
+     */
     String description();
 
     /** The engine's templates, one per page (built once; engines keep them in a constant). */

@@ -8,7 +8,7 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
 /**
- * One logging setup for all three servers: everything goes through java.util.logging (Helidon's own choice;
+ * One logging setup for every server: everything goes through java.util.logging (Helidon's own choice;
  * Javalin, Jetty and Reactor Netty reach it through slf4j-jdk14), one line per record on stderr;
  * {@code -Dpssrbench.stacktraces=true} adds the stack traces of logged exceptions.
  */
@@ -40,8 +40,14 @@ public final class Logs {
         Logger root = Logger.getLogger("");
         root.addHandler(handler);
         root.setLevel(Level.INFO);
-        // The libraries' start-up banners and per-connection chatter are noise in a benchmark log.
-        for (String noisy : new String[] {"io.helidon", "org.eclipse.jetty", "io.javalin", "reactor", "io.netty"}) {
+    }
+
+    /**
+     * Warnings and worse only, for a server library's loggers: their start-up banners and per-connection chatter are
+     * noise in a benchmark log. Each server names its own when it starts.
+     */
+    public static synchronized void quiet(String... loggerPrefixes) {
+        for (String noisy : loggerPrefixes) {
             Logger logger = Logger.getLogger(noisy);
             logger.setLevel(Level.WARNING);
             CONFIGURED.add(logger);

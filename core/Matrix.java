@@ -23,7 +23,7 @@ public final class Matrix {
         md.append('\n');
         header(md, modes, "server", "what it is");
         for (Server s : Registry.SERVERS) {
-            List<String> cells = new ArrayList<>(List.of(s.id(), s.description()));
+            List<String> cells = new ArrayList<>(List.of(s.id(), Versions.fill(s.description())));
             modes.forEach(m -> cells.add(Delivery.describe(s, m)));
             row(md, cells);
         }
@@ -37,7 +37,7 @@ public final class Matrix {
         md.append('\n');
         header(md, List.of(), "engine", "what it is", "reads ahead");
         for (Engine e : Registry.ENGINES) {
-            row(md, List.of(e.baseline() ? e.id() + " (baseline)" : e.id(), e.description(),
+            row(md, List.of(e.baseline() ? e.id() + " (baseline)" : e.id(), Versions.fill(e.description()),
                     e.lookahead() == 0 ? "no" : e.lookahead() + " item"));
         }
         return md.toString();

@@ -1,5 +1,7 @@
 package core;
 
+import java.util.List;
+
 /**
  * An HTTP server plug-in: one file in frameworks/ plus one line in {@link Registry}. Transport only: it serves
  * {@link Site}'s routes and carries a page's chunks (one {@link ChunkSink#chunk} = one write on the wire, TCP_NODELAY
@@ -11,7 +13,10 @@ public interface Server {
     /** Stable lower-case id: flag value, file name, CSV column value. */
     String id();
 
-    /** One line for help and the README: library, version and threading model. */
+    /**
+     * One line for the README: the library and its threading model; versions as {@code {group:artifact}}, filled in
+     * from the build ({@link Versions}).
+     */
     String description();
 
     /** The thread a request handler runs on, and what it is called in the README. */
@@ -34,6 +39,14 @@ public interface Server {
      */
     default boolean servesHttp10() {
         return true;
+    }
+
+    /**
+     * JVM options the server needs when bench runs it in a JVM of its own (beyond those every such JVM gets), each
+     * with a comment in the server's file saying why.
+     */
+    default List<String> jvmFlags() {
+        return List.of();
     }
 
     /**

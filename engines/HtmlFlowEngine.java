@@ -52,7 +52,7 @@ public final class HtmlFlowEngine implements Engine {
 
     @Override
     public String description() {
-        return "HtmlFlow 5.0 (Java DSL; sync views, and async views over the Observable)";
+        return "HtmlFlow {com.github.xmlet:htmlflow} (Java DSL; sync views, and async views over the Observable)";
     }
 
     private static final Templates TEMPLATES = Templates.of("htmlflow")

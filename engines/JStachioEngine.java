@@ -33,7 +33,7 @@ public final class JStachioEngine implements Engine {
 
     @Override
     public String description() {
-        return "JStachio 1.3 (Mustache compiled by an annotation processor; blocking)";
+        return "JStachio {io.jstach:jstachio} (Mustache compiled by an annotation processor; blocking)";
     }
 
     private static final Templates TEMPLATES = Templates.of("jstachio")

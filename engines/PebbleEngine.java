@@ -27,7 +27,7 @@ public final class PebbleEngine implements Engine {
 
     @Override
     public String description() {
-        return "Pebble 4.1 (text templates interpreted at run time; blocking; renders one item late)";
+        return "Pebble {io.pebbletemplates:pebble} (text templates interpreted at run time; blocking; renders one item late)";
     }
 
     @Override

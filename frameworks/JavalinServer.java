@@ -1,6 +1,7 @@
 package frameworks;
 
 import core.ChunkSink;
+import core.Logs;
 import core.Mode;
 import core.Page;
 import core.PortInUseException;
@@ -35,7 +36,8 @@ public final class JavalinServer implements Server {
 
     @Override
     public String description() {
-        return "Javalin 7.2 on Jetty 12.1 (servlet; a thread per request: virtual or a platform pool)";
+        return "Javalin {io.javalin:javalin} on Jetty {org.eclipse.jetty:jetty-server} (servlet; a thread per request:"
+                + " virtual or a platform pool)";
     }
 
     @Override
@@ -54,6 +56,7 @@ public final class JavalinServer implements Server {
 
     @Override
     public Running start(ServeConfig config, Site site) {
+        Logs.quiet("org.eclipse.jetty", "io.javalin");
         Javalin app = Javalin.create(cfg -> {
             cfg.startup.showJavalinBanner = false;
             cfg.startup.showOldJavalinVersionWarning = false;

@@ -1,6 +1,7 @@
 package frameworks;
 
 import core.ChunkSink;
+import core.Logs;
 import core.Mode;
 import core.Page;
 import core.PortInUseException;
@@ -42,7 +43,8 @@ public final class NettyServer implements Server {
 
     @Override
     public String description() {
-        return "Reactor Netty 1.3 HttpServer (WebFlux's engine): event loops, non-blocking I/O";
+        return "Reactor Netty {io.projectreactor.netty:reactor-netty-http} HttpServer on Netty"
+                + " {io.netty:netty-codec-http} (WebFlux's engine): event loops, non-blocking I/O";
     }
 
     @Override
@@ -57,6 +59,7 @@ public final class NettyServer implements Server {
 
     @Override
     public Running start(ServeConfig config, Site site) {
+        Logs.quiet("reactor", "io.netty");
         // Reactor Netty's default worker count, max(cores, 4); own resources so that stopping frees them.
         LoopResources loops = LoopResources.create("netty-http", LoopResources.DEFAULT_IO_WORKER_COUNT, true);
         DisposableServer server;

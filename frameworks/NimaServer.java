@@ -1,6 +1,7 @@
 package frameworks;
 
 import core.ChunkSink;
+import core.Logs;
 import core.Mode;
 import core.Page;
 import core.PortInUseException;
@@ -17,6 +18,7 @@ import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.util.List;
 
 /**
  * Helidon 4 WebServer ("Níma"): blocking I/O on one virtual thread per connection, no event loop.
@@ -30,7 +32,8 @@ public final class NimaServer implements Server {
 
     @Override
     public String description() {
-        return "Helidon 4.5 WebServer (Níma): a virtual thread per connection, blocking I/O";
+        return "Helidon {io.helidon.webserver:helidon-webserver} WebServer (Níma): a virtual thread per connection,"
+                + " blocking I/O";
     }
 
     @Override
@@ -53,8 +56,18 @@ public final class NimaServer implements Server {
         return false;
     }
 
+    /**
+     * Helidon rejects all Java deserialization JVM-wide by default (JEP 290), which would also reject JMX over RMI,
+     * so bench could not read the server's MXBeans: let the standard JMX and RMI types through, nothing else.
+     */
+    @Override
+    public List<String> jvmFlags() {
+        return List.of("-Dhelidon.serialFilter.pattern=javax.management.**;java.lang.*;java.rmi.**;java.util.*");
+    }
+
     @Override
     public Running start(ServeConfig config, Site site) {
+        Logs.quiet("io.helidon");
         WebServer server = WebServer.builder()
                 .host(config.host())
                 .port(config.port())

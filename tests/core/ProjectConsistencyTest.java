@@ -80,6 +80,31 @@ class ProjectConsistencyTest {
         assertEquals(Registry.combinations().stream().map(Combination::toString).toList(), rows);
     }
 
+    /** The README's opening lists name exactly the registry's servers, engines and modes, in its order. */
+    @Test
+    void theReadmeListsThePluginsOfTheRegistry() throws Exception {
+        String readme = Files.readString(ROOT.resolve("README.md"));
+        assertEquals(Registry.SERVERS.stream().map(Server::id).toList(), listed(readme, "- Servers (`--server`):"));
+        assertEquals(Registry.ENGINES.stream().map(Engine::id).toList(), listed(readme, "- Engines (`--engine`):"));
+        assertEquals(Registry.MODES.stream().map(Mode::id).toList(), listed(readme, "- Modes (`--mode`):"));
+    }
+
+    /** The ids in backticks in the bullet that starts with {@code start} (up to the next bullet). */
+    private static List<String> listed(String readme, String start) {
+        int from = readme.indexOf(start);
+        assertTrue(from >= 0, "README.md has a bullet '" + start + "'");
+        int to = readme.indexOf("\n- ", from + 1);
+        int blank = readme.indexOf("\n\n", from);
+        String bullet = readme.substring(from + start.length(), Math.min(to < 0 ? readme.length() : to,
+                blank < 0 ? readme.length() : blank));
+        List<String> ids = new ArrayList<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("`([a-z][a-z0-9-]*)`").matcher(bullet);
+        while (m.find()) {
+            ids.add(m.group(1));
+        }
+        return ids;
+    }
+
     /** Every unit Durations accepts is documented (the help says the same: CliTest). */
     @Test
     void theReadmeNamesEveryDurationUnit() throws Exception {
