@@ -400,8 +400,8 @@ public final class Cli {
             } catch (IllegalArgumentException e) {
                 throw new UsageException(raw + ": " + e.getMessage() + ".");
             }
-            Summary row = Summary.of(run, combination, p, rate);
-            row.appendTo(csv);
+            Row row = run.row(combination, p, rate);
+            Summary.append(csv, row);
             if (hgrm != null) {
                 if (!run.spectrum().isEmpty()) {
                     java.nio.file.Files.writeString(java.nio.file.Path.of(hgrm + ".hgrm"), run.spectrum());
@@ -416,7 +416,7 @@ public final class Cli {
                     run.tool(), combination, p.id(), run.connections(),
                     rate > 0 ? String.format(Locale.ROOT, "R%.0f", rate) : "closed loop", run.reqPerS(),
                     run.percentileMs(50), run.percentileMs(99), run.errors(),
-                    row.get("valid").equals("true") ? "valid" : "INVALID (" + row.get("note") + ")");
+                    row.valid() ? "valid" : "INVALID (" + row.note() + ")");
             out.flush();
             return 0;
         }

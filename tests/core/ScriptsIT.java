@@ -154,7 +154,7 @@ class ScriptsIT {
         assertTrue(d.out().contains("+ " + DOUBLE + " -t2 -c4 -d1s -R50 http://"), "warm-up at the rate: " + d.out());
         List<String> rows = Files.readAllLines(out.resolve("summary.csv"));
         assertEquals(2, rows.size(), rows.toString());
-        assertEquals("open", rows.get(1).split(",", -1)[Summary.COLUMNS.indexOf("model")], rows.get(1));
+        assertEquals("open", Summary.read(out.resolve("summary.csv")).get(0).model(), rows.get(1));
     }
 
     @Test
@@ -170,14 +170,14 @@ class ScriptsIT {
         List<String> rows = Files.readAllLines(out.resolve("summary.csv"));
         assertEquals(Summary.header(), rows.get(0));
         assertEquals(2, rows.size(), rows.toString());
-        String[] cells = rows.get(1).split(",", -1);
-        assertEquals("wrk", cells[0]);
-        assertEquals(c.server().id() + "," + c.engine().id() + "," + c.mode().id() + ",stocks,closed,8",
-                String.join(",", List.of(cells).subList(1, 7)));
-        assertEquals("true", cells[Summary.COLUMNS.indexOf("valid")], rows.get(1));
-        assertTrue(Double.parseDouble(cells[Summary.COLUMNS.indexOf("req_per_s")]) > 0, rows.get(1));
+        Row row = Summary.read(out.resolve("summary.csv")).get(0);
+        assertEquals("wrk", row.tool());
+        assertEquals(List.of(c.server().id(), c.engine().id(), c.mode().id(), "stocks", "closed", 8),
+                List.of(row.server(), row.engine(), row.mode(), row.page(), row.model(), row.connections()));
+        assertTrue(row.valid(), rows.get(1));
+        assertTrue(row.reqPerS() > 0, rows.get(1));
         // 20 items at 1 ms each: no page can take less than 20 ms.
-        assertTrue(Double.parseDouble(cells[Summary.COLUMNS.indexOf("ttlb_p50_ms")]) >= 20, rows.get(1));
+        assertTrue(row.ttlbP50Ms() >= 20, rows.get(1));
         assertProvenance(out, "scripts/wrk2-cell.sh", "/usr/bin/wrk: wrk ");
         JsonNode flags = new ObjectMapper().readTree(out.resolve("provenance.json").toFile()).path("flags");
         assertEquals("3s", flags.path("--duration").asText(), flags.toString());
@@ -185,8 +185,7 @@ class ScriptsIT {
         try (Stream<Path> raw = Files.list(out.resolve("raw"))) {
             String output = Files.readString(raw.findFirst().orElseThrow());
             assertTrue(output.contains("\npssrbench-json {"), "the Lua hook printed the run's numbers: " + output);
-            assertEquals(WrkReport.parse(output).requests(),
-                    Long.parseLong(cells[Summary.COLUMNS.indexOf("requests")]));
+            assertEquals(WrkReport.parse(output).requests(), row.requests());
         }
         try (Stream<Path> logs = Files.list(out.resolve("logs"))) {
             Path serverOut = logs.filter(f -> f.toString().endsWith(".server.out")).findFirst().orElseThrow();
@@ -211,22 +210,19 @@ class ScriptsIT {
         assertEquals(0, d.code(), d.out());
         List<String> rows = Files.readAllLines(out.resolve("summary.csv"));
         assertEquals(3, rows.size(), rows + "\n" + d.out());
-        int model = Summary.COLUMNS.indexOf("model");
-        int rate = Summary.COLUMNS.indexOf("rate");
-        int reqPerS = Summary.COLUMNS.indexOf("req_per_s");
-        String[] probe = rows.get(1).split(",", -1);
-        String[] half = rows.get(2).split(",", -1);
-        assertEquals("closed", probe[model]);
-        assertEquals("open", half[model]);
-        long expected = Math.max(1, Math.round(Double.parseDouble(probe[reqPerS]) / 2));
-        assertEquals(expected, Long.parseLong(half[rate]), 1, "50% of the closed-loop maximum");
-        assertTrue(d.out().contains("-R" + half[rate] + " --latency -U -s "), "wrk2 gets the rate: " + d.out());
+        Row probe = Summary.read(out.resolve("summary.csv")).get(0);
+        Row half = Summary.read(out.resolve("summary.csv")).get(1);
+        assertEquals("closed", probe.model());
+        assertEquals("open", half.model());
+        long expected = Math.max(1, Math.round(probe.reqPerS() / 2));
+        assertEquals(expected, half.rate(), 1, "50% of the closed-loop maximum");
+        assertTrue(d.out().contains("-R" + half.rate() + " --latency -U -s "), "wrk2 gets the rate: " + d.out());
         assertEquals(2, d.out().split("\\+ /usr/bin/wrk -t2 -c4 -d1s http://", -1).length - 1,
                 "both cells warm up with Debian's wrk: " + d.out());
         JsonNode cells = assertProvenance(out, "scripts/wrk2-sweep.sh", DOUBLE + ": wrk 4.0.0").path("later_runs");
         assertEquals(2, cells.size(), "one record per cell");
         assertEquals("/usr/bin/wrk: wrk ", cells.path(0).path("load_generator").asText().substring(0, 18));
-        assertEquals("-R" + half[rate], "-R" + cells.path(1).path("flags").path("--rate").asText());
+        assertEquals("-R" + half.rate(), "-R" + cells.path(1).path("flags").path("--rate").asText());
     }
 
     /**
