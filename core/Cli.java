@@ -18,7 +18,7 @@ import java.util.concurrent.Callable;
 
 /**
  * The command line: {@code serve} (the default), {@code list}, {@code verify}, {@code bench}, {@code wrk-row},
- * {@code provenance} and {@code report}. Exit codes: 0 success, 1 a failure at run time (port in use, verification failed), 2 a usage
+ * {@code last-row}, {@code provenance} and {@code report}. Exit codes: 0 success, 1 a failure at run time (port in use, verification failed), 2 a usage
  * error. Errors are one sentence, no stack trace.
  */
 @Command(name = "pssrbench", mixinStandardHelpOptions = true, versionProvider = Cli.Version.class,
@@ -34,7 +34,7 @@ import java.util.concurrent.Callable;
         footer = {"", "Without a command, serve (its flags: pssrbench help serve). Example:",
                 "  jbang PssrBench.java --server=nima --engine=jstachio --mode=virtual"},
         subcommands = {Cli.Serve.class, Cli.ListCommand.class, Cli.Verify.class, Cli.Bench.class, Cli.WrkRow.class,
-                ProvenanceCommand.class, Cli.ReportCommand.class, CommandLine.HelpCommand.class})
+                LastRowCommand.class, ProvenanceCommand.class, Cli.ReportCommand.class, CommandLine.HelpCommand.class})
 public final class Cli {
 
     public static final String VERSION = "0.1.0";
