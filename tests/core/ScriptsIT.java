@@ -2,12 +2,15 @@ package core;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -223,6 +226,45 @@ class ScriptsIT {
         assertEquals(2, cells.size(), "one record per cell");
         assertEquals("/usr/bin/wrk: wrk ", cells.path(0).path("load_generator").asText().substring(0, 18));
         assertEquals("-R" + half.rate(), "-R" + cells.path(1).path("flags").path("--rate").asText());
+    }
+
+    /**
+     * A probe that is not valid gives no maximum: the sweep says why (the probe's own row, read by name), runs no
+     * constant-rate point for it instead of taking its throughput (or an earlier row's), and exits 1. The server,
+     * driven with --target, answers every request with 500.
+     */
+    @Test
+    void aSweepWhoseProbeIsNotValidRunsNoRateForItAndExitsOne(@TempDir Path out) throws Exception {
+        assumeTrue(onPath("wrk"), "Debian's wrk is not installed (apt-get install wrk)");
+        HttpServer failing = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        failing.createContext("/", exchange -> {
+            exchange.sendResponseHeaders(500, -1);
+            exchange.close();
+        });
+        failing.start();
+        try {
+            Combination c = Registry.combinations().get(0);
+            Done d = run(ROOT, List.of("env", "WRK2=" + DOUBLE, "WRK=/usr/bin/wrk", "scripts/wrk2-sweep.sh",
+                    "--target", "http://127.0.0.1:" + failing.getAddress().getPort(), "--server", c.server().id(),
+                    "--engine", c.engine().id(), "--mode", c.mode().id(), "--page", "presentations",
+                    "--connections", "2", "--fractions", "50", "--probe-duration", "1s", "--warmup", "1s",
+                    "--out", out.toString()));
+            assertEquals(1, d.code(), d.out());
+            Path csv = out.resolve("summary.csv");
+            List<Row> rows = Summary.read(csv);
+            assertEquals(1, rows.size(), "the probe's row, and no constant-rate run: " + rows);
+            assertFalse(rows.get(0).valid());
+            String point = c.server().id() + " " + c.engine().id() + " " + c.mode().id() + " presentations c2";
+            assertTrue(d.out().contains("pssrbench: the last row of " + csv + " (wrk " + c.server().id() + " "
+                    + c.engine().id() + " " + c.mode().id() + " presentations closed c2) is not valid: errors: "),
+                    d.out());
+            assertTrue(d.out().contains("\nwrk2-sweep: " + point + ": no maximum, so no constant-rate run for it.\n"),
+                    d.out());
+            assertTrue(d.out().endsWith("\nwrk2-sweep: 1 closed-loop probe(s) not valid (see above): their points"
+                    + " have no constant-rate runs.\n"), d.out());
+        } finally {
+            failing.stop(0);
+        }
     }
 
     /**
