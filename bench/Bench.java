@@ -1,7 +1,5 @@
 package bench;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import core.Combination;
 import core.Durations;
 import core.Engine;
@@ -9,6 +7,7 @@ import core.Page;
 import core.Provenance;
 import core.Reference;
 import core.Registry;
+import core.Row;
 import core.Summary;
 import core.UsageException;
 import org.HdrHistogram.Histogram;
@@ -66,30 +65,17 @@ public final class Bench {
      */
     private static final long JMX_SAMPLE_MILLIS = 1000;
 
-    private record Point(Combination combination, Page page, int connections, double rate) {
+    /** One point of the sweep; {@code rate} 0 is the closed loop. */
+    record Point(Combination combination, Page page, int connections, double rate) {
         String name() {
             return label(combination) + "-" + page.id() + "-c" + connections + (rate > 0 ? "-r" + (long) rate : "");
-        }
-
-        String key() {
-            return key(combination.server().id(), combination.engine().id(), combination.mode().id(), page.id(),
-                    String.valueOf(connections), rate > 0 ? String.valueOf((long) rate) : "");
-        }
-
-        static String key(Summary row) {
-            return key(row.get("server"), row.get("engine"), row.get("mode"), row.get("page"), row.get("connections"),
-                    row.get("rate"));
-        }
-
-        private static String key(String... parts) {
-            return String.join("|", parts);
         }
     }
 
     private final Sweep sweep;
     private final PrintWriter console;
-    private final List<Summary> rows = new ArrayList<>();
-    private final Map<String, Double> ceilings = new HashMap<>();
+    private final List<Row> rows = new ArrayList<>();
+    private final PointRows.Ceilings ceilings = new PointRows.Ceilings();
     private volatile boolean stopped;
 
     public Bench(Sweep sweep, PrintWriter console) {
@@ -130,13 +116,13 @@ public final class Bench {
             throw new UsageException(sweep.out() + " already holds a sweep; continue it with --resume or choose"
                     + " another --out.");
         }
-        Set<String> done = new HashSet<>();
+        Set<PointRows.Key> done = new HashSet<>();
         if (earlier) {
-            for (Summary row : Summary.read(csv)) {
+            for (Row row : Summary.read(csv)) {
                 rows.add(row);
-                noteCeiling(row);
-                if (row.get("tool").equals("pssrbench")) {
-                    done.add(Point.key(row));
+                ceilings.note(row);
+                if (PointRows.Key.of(row) != null) {
+                    done.add(PointRows.Key.of(row));
                 }
             }
         }
@@ -153,7 +139,7 @@ public final class Bench {
                 for (int connections : sweep.connections()) {
                     for (double rate : sweep.rates().isEmpty() ? List.of(0.0) : sweep.rates()) {
                         Point p = new Point(c, page, connections, rate);
-                        if (!done.contains(p.key())) {
+                        if (!done.contains(PointRows.Key.of(p))) {
                             todo.computeIfAbsent(c, k -> new ArrayList<>()).add(p);
                         }
                     }
@@ -187,7 +173,7 @@ public final class Bench {
             } catch (IOException e) {
                 for (Point p : group.getValue()) {
                     progress[0]++;
-                    record(failed(p, e.getMessage()));
+                    record(PointRows.failed(p, e.getMessage()));
                 }
             }
         }
@@ -201,7 +187,7 @@ public final class Bench {
             console.flush();
             return -1;
         }
-        return (int) rows.stream().filter(r -> !r.get("valid").equals("true")).count();
+        return (int) rows.stream().filter(r -> !r.valid()).count();
     }
 
     /** The points of one combination against one server ({@code server} null: not started by bench). */
@@ -214,13 +200,13 @@ public final class Bench {
                 break;
             }
             progress(++progress[0], total, started, p);
-            Summary row;
+            Row row;
             if (problem != null) {
-                row = failed(p, problem);
+                row = PointRows.failed(p, problem);
             } else {
                 double floor = floors.computeIfAbsent(p.page(), page -> sourceFloor(server, page));
                 byte[] body = expected.get(p.page()).values().iterator().next();
-                row = measure(base, server, p, body).set("source_ms", floor);
+                row = measure(base, server, p, body, floor);
             }
             if (stopped) {
                 break;   // cut short: not a result
@@ -293,24 +279,8 @@ public final class Bench {
         }
     }
 
-    /** Server resources, sampled during the measured window only. */
-    private static final class Resources {
-        long cpuStart = -1, cpuEnd = -1;
-        long rssPeakKb = -1, rssSumKb, rssSamples, threadsPeak = -1;
-        ServerJmx.Sample first, last;
-        long vthreadsPeak = -1, heapAfterGcPeak = -1;
-
-        void add(ServerJmx.Sample s) {
-            if (first == null) {
-                first = s;
-            }
-            last = s;
-            vthreadsPeak = Math.max(vthreadsPeak, s.virtualThreads());
-            heapAfterGcPeak = Math.max(heapAfterGcPeak, s.heapAfterGcBytes());
-        }
-    }
-
-    private Summary measure(URI base, ServerProcess server, Point p, byte[] body)
+    /** One point against {@code server} ({@code sourceMs}: the data source's floor for the page, NaN unknown). */
+    private Row measure(URI base, ServerProcess server, Point p, byte[] body, double sourceMs)
             throws IOException, InterruptedException {
         CRC32C crc = new CRC32C();
         crc.update(body);
@@ -319,7 +289,7 @@ public final class Bench {
                 body.length, crc.getValue(), p.page().itemEnds(body)[0], Duration.ofSeconds(10));
         ServerJmx jmx = server == null ? null : server.jmx();
         boolean jfr = sweep.jfr() && jmx != null;
-        Resources res = new Resources();
+        PointRows.Resources res = new PointRows.Resources();
         AtomicBoolean sampling = new AtomicBoolean(true);
         // A server started elsewhere (--target) has no PID or JMX here: nothing to sample.
         Thread sampler = server == null ? null : startSampler(server, jmx, jfr, res, sampling);
@@ -343,45 +313,15 @@ public final class Bench {
         writeHgrm(p.name() + ".ttfb", r.ttfb());
         writeHgrm(p.name() + ".first-item", r.firstItem());
         writeHgrm(p.name() + ".ttlb", r.ttlb());
-        String invalid = Summary.invalidReason(r.requests(), r.errors(), String.format(Locale.ROOT,
-                "non-2xx %d, wrong body %d, i/o %d, timeout %d", r.non2xx(), r.wrongBodies(), r.ioErrors(),
-                r.timeouts()), r.requestsPerSecond(), p.rate());
-        long requests = r.requests();
-        boolean jmxOk = res.first != null;
-        return base(p)
-                .set("duration_s", r.seconds())
-                .set("requests", requests)
-                .set("errors", r.errors())
-                .set("valid", invalid == null)
-                .set("req_per_s", r.requestsPerSecond())
-                .set("ttfb_p50_ms", ms(r.ttfb(), 50))
-                .set("ttfb_p99_ms", ms(r.ttfb(), 99))
-                .set("first_item_p50_ms", ms(r.firstItem(), 50))
-                .set("ttlb_p50_ms", ms(r.ttlb(), 50))
-                .set("ttlb_p90_ms", ms(r.ttlb(), 90))
-                .set("ttlb_p99_ms", ms(r.ttlb(), 99))
-                .set("ttlb_p999_ms", ms(r.ttlb(), 99.9))
-                .set("ttlb_max_ms", r.ttlb().getTotalCount() == 0 ? Double.NaN : r.ttlb().getMaxValue() / 1000.0)
-                .set("chunks_mean", r.chunksMean())
-                .set("cpu_ms_per_req", res.cpuStart < 0 || res.cpuEnd < 0 || requests == 0 ? Double.NaN
-                        : (res.cpuEnd - res.cpuStart) / 1e6 / requests)
-                .set("client_cpu_ms_per_req", requests == 0 ? Double.NaN : r.clientCpuNanos() / 1e6 / requests)
-                .set("rss_peak_mb", res.rssPeakKb < 0 ? Double.NaN : res.rssPeakKb / 1024.0)
-                .set("rss_mean_mb", res.rssSamples == 0 ? Double.NaN : res.rssSumKb / 1024.0 / res.rssSamples)
-                .set("heap_mb", !jmxOk || res.heapAfterGcPeak < 0 ? Double.NaN : res.heapAfterGcPeak / (1024.0 * 1024))
-                .set("threads_peak", res.threadsPeak < 0 ? null : res.threadsPeak)
-                .set("vthreads_peak", !jmxOk || res.vthreadsPeak < 0 ? null : res.vthreadsPeak)
-                .set("gc_count", jmxOk ? res.last.gcCount() - res.first.gcCount() : null)
-                .set("gc_ms", jmxOk ? res.last.gcMillis() - res.first.gcMillis() : null)
-                .set("note", invalid != null ? invalid : server == null ? "server at " + base
-                        + " (started elsewhere): its resources not measured" : server.jmxProblem());
+        return PointRows.measured(p, r, res, sourceMs, server == null ? "server at " + base
+                + " (started elsewhere): its resources not measured" : server.jmxProblem());
     }
 
     /**
      * Samples the server's resources over the measured window: from the end of the warm-up until {@code sampling}
      * turns false. /proc every {@link #PROC_SAMPLE_MILLIS}, JMX (if attached) every {@link #JMX_SAMPLE_MILLIS}.
      */
-    private Thread startSampler(ServerProcess server, ServerJmx jmx, boolean jfr, Resources res,
+    private Thread startSampler(ServerProcess server, ServerJmx jmx, boolean jfr, PointRows.Resources res,
                                 AtomicBoolean sampling) {
         return Thread.ofPlatform().daemon(true).name("pssr-sampler").start(() -> {
             try {
@@ -416,50 +356,11 @@ public final class Bench {
         });
     }
 
-    private static double ms(Histogram h, double percentile) {
-        return h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(percentile) / 1000.0;
-    }
-
-    private static Summary base(Point p) {
-        Combination c = p.combination();
-        return new Summary().set("tool", "pssrbench").set("server", c.server().id()).set("engine", c.engine().id())
-                .set("mode", c.mode().id()).set("page", p.page().id()).set("model", p.rate() > 0 ? "open" : "closed")
-                .set("connections", p.connections()).set("rate", p.rate() > 0 ? String.valueOf((long) p.rate()) : "");
-    }
-
-    private static Summary failed(Point p, String why) {
-        return base(p).set("requests", 0).set("valid", false).set("note", why);
-    }
-
-    /** Where a valid closed-loop row of the raw baseline is, the ceiling of the others at the same point. */
-    private static String ceilingKey(Summary row) {
-        return String.join("|", row.get("tool"), row.get("server"), row.get("mode"), row.get("page"),
-                row.get("connections"));
-    }
-
-    private void noteCeiling(Summary row) {
-        boolean baseline = Registry.ENGINES.stream().anyMatch(e -> e.baseline() && e.id().equals(row.get("engine")));
-        if (baseline && row.get("model").equals("closed") && row.get("valid").equals("true")) {
-            ceilings.put(ceilingKey(row), Double.parseDouble(row.get("req_per_s")));
-        }
-    }
-
-    private void record(Summary row) throws IOException {
-        noteCeiling(row);
-        Double ceiling = ceilings.get(ceilingKey(row));
-        if (ceiling != null && ceiling > 0 && row.get("model").equals("closed") && row.get("valid").equals("true")) {
-            row.set("ceiling_fraction", Double.parseDouble(row.get("req_per_s")) / ceiling);
-        }
+    private void record(Row measured) throws IOException {
+        Row row = ceilings.apply(measured);
         rows.add(row);
-        row.appendTo(sweep.out().resolve("summary.csv"));
-        List<Map<String, String>> json = new ArrayList<>();
-        for (Summary r : rows) {
-            Map<String, String> m = new LinkedHashMap<>();
-            Summary.COLUMNS.forEach(col -> m.put(col, r.get(col)));
-            json.add(m);
-        }
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-                .writeValue(sweep.out().resolve("summary.json").toFile(), json);
+        Summary.append(sweep.out().resolve("summary.csv"), row);
+        Summary.writeJson(sweep.out().resolve("summary.json"), rows);
     }
 
     private void writeHgrm(String name, Histogram h) throws IOException {
@@ -482,13 +383,13 @@ public final class Bench {
         String format = "%-8s %-9s %-9s %-13s %5s %6s %10s %9s %9s %9s %9s %7s %7s%n";
         console.printf(Locale.ROOT, "%n" + format, "server", "engine", "mode", "page", "conns", "rate", "req/s",
                 "ttfb p50", "ttlb p50", "ttlb p99", "cpu/req", "ceiling", "valid");
-        for (Summary r : rows) {
-            console.printf(Locale.ROOT, format, r.get("server"), r.get("engine"), r.get("mode"), r.get("page"),
-                    r.get("connections"), r.get("rate").isEmpty() ? "-" : r.get("rate"), r.get("req_per_s"),
-                    r.get("ttfb_p50_ms"), r.get("ttlb_p50_ms"), r.get("ttlb_p99_ms"), r.get("cpu_ms_per_req"),
-                    r.get("ceiling_fraction"), r.get("valid"));
-            if (!r.get("valid").equals("true")) {
-                console.println("    " + r.get("note"));
+        for (Row r : rows) {
+            console.printf(Locale.ROOT, format, r.server(), r.engine(), r.mode(), r.page(), r.connections(),
+                    r.rate() == null ? "-" : r.rate(), Summary.text(r, "req_per_s"), Summary.text(r, "ttfb_p50_ms"),
+                    Summary.text(r, "ttlb_p50_ms"), Summary.text(r, "ttlb_p99_ms"), Summary.text(r, "cpu_ms_per_req"),
+                    Summary.text(r, "ceiling_fraction"), r.valid());
+            if (!r.valid()) {
+                console.println("    " + r.note());
             }
         }
         console.println("(milliseconds; cpu/req: server CPU per request; ceiling: throughput / the raw baseline's)");

@@ -2,6 +2,7 @@ package bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import core.Row;
 import core.Summary;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.StandardChartTheme;
@@ -97,14 +98,14 @@ public final class Report {
     private final StandardChartTheme theme = new StandardChartTheme("pssrbench");
     private int charts;
 
-    private Report(List<Summary> rows) {
+    private Report(List<Row> rows) {
         engines.add(RAW);   // the baseline first, in tables and legends
         rows.forEach(r -> {
-            if (!engines.contains(r.get("engine"))) {
-                engines.add(r.get("engine"));
+            if (!engines.contains(r.engine())) {
+                engines.add(r.engine());
             }
-            if (!modes.contains(r.get("mode"))) {
-                modes.add(r.get("mode"));
+            if (!modes.contains(r.mode())) {
+                modes.add(r.mode());
             }
         });
         // Logical fonts: JFreeSVG writes them as the generic sans-serif family every browser has, so the text that
@@ -126,7 +127,7 @@ public final class Report {
         // AWT lays the charts' text out with font metrics; on a machine without a display (a benchmark host, CI)
         // it must not try to open one. It takes effect only before AWT's first use in this JVM, so set it first.
         System.setProperty("java.awt.headless", "true");
-        List<Summary> rows = Summary.read(folder.resolve("summary.csv"));
+        List<Row> rows = Summary.read(folder.resolve("summary.csv"));
         Path provenanceFile = folder.resolve("provenance.json");
         JsonNode provenance = Files.isRegularFile(provenanceFile) ? new ObjectMapper().readTree(provenanceFile.toFile())
                 : null;
@@ -135,10 +136,10 @@ public final class Report {
         return html;
     }
 
-    private String html(Path folder, List<Summary> rows, JsonNode provenance) {
+    private String html(Path folder, List<Row> rows, JsonNode provenance) {
         Path name = folder.toAbsolutePath().normalize().getFileName();
         String title = "PssrBench report" + (name == null ? "" : " " + name);
-        long valid = rows.stream().filter(Report::isValid).count();
+        long valid = rows.stream().filter(Row::valid).count();
         StringBuilder h = new StringBuilder(1 << 16);
         h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
                 .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>")
@@ -152,19 +153,18 @@ public final class Report {
         h.append(provenance == null ? "<p>No provenance.json in this folder.</p>\n" : keyValues(provenance));
         h.append(HOW_TO_READ);
 
-        Map<Group, List<Summary>> groups = new LinkedHashMap<>();   // servers and pages in the sweep's order
-        rows.forEach(r -> groups.computeIfAbsent(new Group(r.get("server"), r.get("page")), g -> new ArrayList<>())
-                .add(r));
+        Map<Group, List<Row>> groups = new LinkedHashMap<>();   // servers and pages in the sweep's order
+        rows.forEach(r -> groups.computeIfAbsent(new Group(r.server(), r.page()), g -> new ArrayList<>()).add(r));
         h.append("<nav><ul>\n");
         groups.keySet().forEach(g -> h.append("<li><a href=\"#").append(esc(anchor(g))).append("\">")
                 .append(esc(g.server())).append(" &middot; ").append(esc(g.page())).append("</a></li>\n"));
         h.append("<li><a href=\"#invalid\">not measured / invalid</a></li>\n</ul></nav>\n");
         for (var e : groups.entrySet()) {
             Group g = e.getKey();
-            List<Summary> all = e.getValue().stream().sorted(order()).toList();
-            List<Summary> measured = all.stream().filter(Report::isValid).toList();
-            List<Summary> closed = measured.stream().filter(r -> !r.get("model").equals("open")).toList();
-            List<Summary> open = measured.stream().filter(r -> r.get("model").equals("open")).toList();
+            List<Row> all = e.getValue().stream().sorted(order()).toList();
+            List<Row> measured = all.stream().filter(Row::valid).toList();
+            List<Row> closed = measured.stream().filter(r -> !r.model().equals(Row.OPEN)).toList();
+            List<Row> open = measured.stream().filter(r -> r.model().equals(Row.OPEN)).toList();
             h.append("<section>\n<h2 id=\"").append(esc(anchor(g))).append("\">").append(esc(g.server()))
                     .append(" &middot; ").append(esc(g.page())).append("</h2>\n");
             String where = g.server() + " \u00b7 " + g.page();
@@ -183,7 +183,7 @@ public final class Report {
             h.append("</section>\n");
         }
 
-        List<Summary> invalid = rows.stream().filter(r -> !isValid(r)).sorted(order()).toList();
+        List<Row> invalid = rows.stream().filter(r -> !r.valid()).sorted(order()).toList();
         h.append("<h2 id=\"invalid\">Not measured / invalid</h2>\n");
         if (invalid.isEmpty()) {
             h.append("<p>None: every point was measured and is valid.</p>\n");
@@ -195,26 +195,14 @@ public final class Report {
         return h.append("</body>\n</html>\n").toString();
     }
 
-    private static boolean isValid(Summary r) {
-        return r.get("valid").equals("true");
-    }
-
     /** Tables and legends list the baseline first, then engines and modes as the sweep met them, then by load. */
-    private Comparator<Summary> order() {
-        return Comparator.<Summary>comparingInt(r -> engines.indexOf(r.get("engine")))
-                .thenComparingInt(r -> modes.indexOf(r.get("mode")))
-                .thenComparing(r -> r.get("tool"))
-                .thenComparing(r -> r.get("model"))
-                .thenComparingDouble(r -> number(r.get("rate")))
-                .thenComparingDouble(r -> number(r.get("connections")));
-    }
-
-    private static double number(String text) {
-        try {
-            return text.isEmpty() ? Double.NaN : Double.parseDouble(text);
-        } catch (NumberFormatException e) {
-            return Double.NaN;
-        }
+    private Comparator<Row> order() {
+        return Comparator.<Row>comparingInt(r -> engines.indexOf(r.engine()))
+                .thenComparingInt(r -> modes.indexOf(r.mode()))
+                .thenComparing(Row::tool)
+                .thenComparing(Row::model)
+                .thenComparingDouble(r -> Summary.number(r, "rate"))
+                .thenComparingInt(Row::connections);
     }
 
     private static String anchor(Group g) {
@@ -231,27 +219,25 @@ public final class Report {
      * One metric against connections (or rate), one series per engine and mode; null when no row has both values.
      * An empty cell is a value the tool did not measure (wrk has no TTFB): it is left out, never drawn as 0.
      */
-    private String chart(String title, String xLabel, String xColumn, boolean logX, Metric m, List<Summary> rows) {
-        boolean tools = rows.stream().map(r -> r.get("tool")).distinct().count() > 1;
-        boolean rawModes = rows.stream().filter(r -> r.get("engine").equals(RAW)).map(r -> r.get("mode"))
-                .distinct().count() > 1;
-        boolean connections = !logX && rows.stream().map(r -> r.get("connections")).distinct().count() > 1;
+    private String chart(String title, String xLabel, String xColumn, boolean logX, Metric m, List<Row> rows) {
+        boolean tools = rows.stream().map(Row::tool).distinct().count() > 1;
+        boolean rawModes = rows.stream().filter(r -> r.engine().equals(RAW)).map(Row::mode).distinct().count() > 1;
+        boolean connections = !logX && rows.stream().map(Row::connections).distinct().count() > 1;
         XYSeriesCollection dataset = new XYSeriesCollection();
-        List<Summary> firstOfSeries = new ArrayList<>();
+        List<Row> firstOfSeries = new ArrayList<>();
         TreeSet<Double> floors = new TreeSet<>();
-        for (Summary r : rows) {
-            double x = number(r.get(xColumn));
-            double y = number(r.get(m.column()));
+        for (Row r : rows) {
+            double x = Summary.number(r, xColumn);
+            double y = Summary.number(r, m.column());
             if (Double.isNaN(x) || Double.isNaN(y) || (logX && x <= 0)) {
                 continue;
             }
-            String engine = r.get("engine");
-            String label = engine.equals(RAW) ? (rawModes ? "raw/" + r.get("mode") : "raw") + " (baseline)"
-                    : engine + "/" + r.get("mode");
+            String engine = r.engine();
+            String label = engine.equals(RAW) ? (rawModes ? "raw/" + r.mode() : "raw") + " (baseline)"
+                    : engine + "/" + r.mode();
             // The built-in load generator is the default; another tool's rows (wrk) say so in their label.
-            label += (r.get("tool").equals("pssrbench") ? "" : " [" + r.get("tool") + "]")
-                    + (connections ? ", " + r.get("connections")
-                    + " connections" : "");
+            label += (r.tool().equals(PointRows.TOOL) ? "" : " [" + r.tool() + "]")
+                    + (connections ? ", " + r.connections() + " connections" : "");
             int index = dataset.getSeriesIndex(label);
             if (index < 0) {
                 dataset.addSeries(new XYSeries(label));
@@ -259,9 +245,8 @@ public final class Report {
                 index = dataset.getSeriesCount() - 1;
             }
             dataset.getSeries(index).add(x, y);
-            double floor = number(r.get("source_ms"));
-            if (m.floor() && !Double.isNaN(floor)) {
-                floors.add(floor);
+            if (m.floor() && r.sourceMs() != null) {
+                floors.add(r.sourceMs());
             }
         }
         if (dataset.getSeriesCount() == 0) {
@@ -291,12 +276,12 @@ public final class Report {
         JFreeChart chart = new JFreeChart(title, plot);
         theme.apply(chart);
         for (int i = 0; i < firstOfSeries.size(); i++) {
-            Summary r = firstOfSeries.get(i);
-            boolean baseline = r.get("engine").equals(RAW);
-            int engine = engines.indexOf(r.get("engine")) - 1;   // the baseline is index 0 and grey
+            Row r = firstOfSeries.get(i);
+            boolean baseline = r.engine().equals(RAW);
+            int engine = engines.indexOf(r.engine()) - 1;   // the baseline is index 0 and grey
             renderer.setSeriesPaint(i, baseline ? BASELINE : PALETTE[engine % PALETTE.length]);
-            renderer.setSeriesShape(i, SHAPES[modes.indexOf(r.get("mode")) % SHAPES.length]);
-            boolean otherTool = tools && !r.get("tool").equals("pssrbench");
+            renderer.setSeriesShape(i, SHAPES[modes.indexOf(r.mode()) % SHAPES.length]);
+            boolean otherTool = tools && !r.tool().equals(PointRows.TOOL);
             renderer.setSeriesStroke(i, baseline || otherTool ? new BasicStroke(2f, BasicStroke.CAP_BUTT,
                     BasicStroke.JOIN_ROUND, 1f, baseline ? new float[] {7f, 4f} : new float[] {2f, 3f}, 0f)
                     : new BasicStroke(2f));
@@ -326,15 +311,15 @@ public final class Report {
         return g.getSVGElement("chart-" + n, false, new ViewBox(0, 0, WIDTH, HEIGHT), null, null);
     }
 
-    private static void table(StringBuilder h, List<Summary> rows, List<String> columns, String cssClass) {
+    private static void table(StringBuilder h, List<Row> rows, List<String> columns, String cssClass) {
         h.append("<div class=\"scroll\"><table class=\"").append(cssClass).append("\">\n<thead><tr>");
         columns.forEach(c -> h.append("<th>").append(esc(c)).append("</th>"));
         h.append("</tr></thead>\n<tbody>\n");
-        for (Summary r : rows) {
-            h.append(isValid(r) ? "<tr>" : "<tr class=\"bad\">");
+        for (Row r : rows) {
+            h.append(r.valid() ? "<tr>" : "<tr class=\"bad\">");
             for (String c : columns) {
-                String v = r.get(c);
-                h.append(Double.isNaN(number(v)) ? "<td>" : "<td class=\"num\">").append(esc(v)).append("</td>");
+                h.append(Double.isNaN(Summary.number(r, c)) ? "<td>" : "<td class=\"num\">")
+                        .append(esc(Summary.text(r, c))).append("</td>");
             }
             h.append("</tr>\n");
         }

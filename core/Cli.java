@@ -18,7 +18,7 @@ import java.util.concurrent.Callable;
 
 /**
  * The command line: {@code serve} (the default), {@code list}, {@code verify}, {@code bench}, {@code wrk-row},
- * {@code provenance} and {@code report}. Exit codes: 0 success, 1 a failure at run time (port in use, verification failed), 2 a usage
+ * {@code last-row}, {@code provenance} and {@code report}. Exit codes: 0 success, 1 a failure at run time (port in use, verification failed), 2 a usage
  * error. Errors are one sentence, no stack trace.
  */
 @Command(name = "pssrbench", mixinStandardHelpOptions = true, versionProvider = Cli.Version.class,
@@ -34,7 +34,7 @@ import java.util.concurrent.Callable;
         footer = {"", "Without a command, serve (its flags: pssrbench help serve). Example:",
                 "  jbang PssrBench.java --server=nima --engine=jstachio --mode=virtual"},
         subcommands = {Cli.Serve.class, Cli.ListCommand.class, Cli.Verify.class, Cli.Bench.class, Cli.WrkRow.class,
-                ProvenanceCommand.class, Cli.ReportCommand.class, CommandLine.HelpCommand.class})
+                LastRowCommand.class, ProvenanceCommand.class, Cli.ReportCommand.class, CommandLine.HelpCommand.class})
 public final class Cli {
 
     public static final String VERSION = "0.1.0";
@@ -400,8 +400,8 @@ public final class Cli {
             } catch (IllegalArgumentException e) {
                 throw new UsageException(raw + ": " + e.getMessage() + ".");
             }
-            Summary row = Summary.of(run, combination, p, rate);
-            row.appendTo(csv);
+            Row row = run.row(combination, p, rate);
+            Summary.append(csv, row);
             if (hgrm != null) {
                 if (!run.spectrum().isEmpty()) {
                     java.nio.file.Files.writeString(java.nio.file.Path.of(hgrm + ".hgrm"), run.spectrum());
@@ -416,7 +416,7 @@ public final class Cli {
                     run.tool(), combination, p.id(), run.connections(),
                     rate > 0 ? String.format(Locale.ROOT, "R%.0f", rate) : "closed loop", run.reqPerS(),
                     run.percentileMs(50), run.percentileMs(99), run.errors(),
-                    row.get("valid").equals("true") ? "valid" : "INVALID (" + row.get("note") + ")");
+                    row.valid() ? "valid" : "INVALID (" + row.note() + ")");
             out.flush();
             return 0;
         }

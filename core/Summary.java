@@ -1,6 +1,8 @@
 package core;
 
 import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 
@@ -15,80 +17,105 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
- * One row per measured point in {@code results/<timestamp>/summary.csv}: fixed, unit-suffixed columns, shared by
- * every load generator (a tool that cannot measure a column leaves it empty).
+ * {@code results/<timestamp>/summary.csv} (and bench's summary.json): one {@link Row} per measured point, in fixed,
+ * unit-suffixed columns shared by every load generator (a column a tool cannot measure is empty). Rows are text
+ * only here, when written and read: decimals with three places, counts whole, {@code valid} as true or false.
  */
 public final class Summary {
 
-    public static final List<String> COLUMNS = List.of(
-            "tool", "server", "engine", "mode", "page", "model", "connections", "rate", "duration_s", "requests",
-            "errors", "valid", "req_per_s", "ttfb_p50_ms", "ttfb_p99_ms", "first_item_p50_ms", "ttlb_p50_ms",
-            "ttlb_p90_ms", "ttlb_p99_ms", "ttlb_p999_ms", "ttlb_max_ms", "source_ms", "chunks_mean",
-            "cpu_ms_per_req", "client_cpu_ms_per_req", "rss_peak_mb", "rss_mean_mb", "heap_mb", "threads_peak",
-            "vthreads_peak", "gc_count", "gc_ms", "ceiling_fraction", "note");
-
-    private final Map<String, String> values = new LinkedHashMap<>();
-
-    public Summary set(String column, Object value) {
-        if (!COLUMNS.contains(column)) {
-            throw new IllegalArgumentException("no column " + column);
-        }
-        String text;
-        if (value == null || (value instanceof Double d && d.isNaN())) {
-            text = "";
-        } else if (value instanceof Double d) {
-            text = String.format(Locale.ROOT, "%.3f", d);
-        } else {
-            text = value.toString();
-        }
-        values.put(column, text);
-        return this;
+    /** A column: its name and its typed value in a row (null: empty). */
+    private record Column(String name, Function<Row, Object> value) {
     }
 
-    public String get(String column) {
-        return values.getOrDefault(column, "");
+    private static final List<Column> TABLE = List.of(
+            new Column("tool", Row::tool), new Column("server", Row::server), new Column("engine", Row::engine),
+            new Column("mode", Row::mode), new Column("page", Row::page), new Column("model", Row::model),
+            new Column("connections", Row::connections), new Column("rate", Row::rate),
+            new Column("duration_s", Row::durationS), new Column("requests", Row::requests),
+            new Column("errors", Row::errors), new Column("valid", Row::valid), new Column("req_per_s", Row::reqPerS),
+            new Column("ttfb_p50_ms", Row::ttfbP50Ms), new Column("ttfb_p99_ms", Row::ttfbP99Ms),
+            new Column("first_item_p50_ms", Row::firstItemP50Ms), new Column("ttlb_p50_ms", Row::ttlbP50Ms),
+            new Column("ttlb_p90_ms", Row::ttlbP90Ms), new Column("ttlb_p99_ms", Row::ttlbP99Ms),
+            new Column("ttlb_p999_ms", Row::ttlbP999Ms), new Column("ttlb_max_ms", Row::ttlbMaxMs),
+            new Column("source_ms", Row::sourceMs), new Column("chunks_mean", Row::chunksMean),
+            new Column("cpu_ms_per_req", Row::cpuMsPerReq), new Column("client_cpu_ms_per_req", Row::clientCpuMsPerReq),
+            new Column("rss_peak_mb", Row::rssPeakMb), new Column("rss_mean_mb", Row::rssMeanMb),
+            new Column("heap_mb", Row::heapMb), new Column("threads_peak", Row::threadsPeak),
+            new Column("vthreads_peak", Row::vthreadsPeak), new Column("gc_count", Row::gcCount),
+            new Column("gc_ms", Row::gcMs), new Column("ceiling_fraction", Row::ceilingFraction),
+            new Column("note", Row::note));
+
+    public static final List<String> COLUMNS = TABLE.stream().map(Column::name).toList();
+
+    private Summary() {
     }
 
-    /** The row as CSV (RFC 4180 quoting where needed), without the line break. */
-    public String csv() {
-        List<String> cells = new ArrayList<>();
-        for (String column : COLUMNS) {
-            String v = get(column);
-            cells.add(v.contains(",") || v.contains("\"") || v.contains("\n") ? "\"" + v.replace("\"", "\"\"") + "\""
-                    : v);
+    /** How a decimal is written: three places, whatever the locale. */
+    static String decimal(double value) {
+        return String.format(Locale.ROOT, "%.3f", value);
+    }
+
+    private static Column column(String name) {
+        for (Column c : TABLE) {
+            if (c.name().equals(name)) {
+                return c;
+            }
         }
-        return String.join(",", cells);
+        throw new IllegalArgumentException("no column " + name);
+    }
+
+    /** A cell as written: "" for what was not measured. */
+    public static String text(Row row, String column) {
+        Object value = column(column).value().apply(row);
+        return value == null ? "" : value instanceof Double d ? decimal(d) : value.toString();
+    }
+
+    /** A numeric cell's value; NaN when it is empty or the column is not a number. */
+    public static double number(Row row, String column) {
+        return column(column).value().apply(row) instanceof Number n ? n.doubleValue() : Double.NaN;
     }
 
     public static String header() {
         return String.join(",", COLUMNS);
     }
 
+    /** The row as CSV (RFC 4180 quoting where needed), without the line break. */
+    public static String csv(Row row) {
+        List<String> cells = new ArrayList<>();
+        for (String column : COLUMNS) {
+            String v = text(row, column);
+            cells.add(v.contains(",") || v.contains("\"") || v.contains("\n") ? "\"" + v.replace("\"", "\"\"") + "\""
+                    : v);
+        }
+        return String.join(",", cells);
+    }
+
     /** The rows of a summary.csv written by this version (its header must match {@link #COLUMNS}). */
-    public static List<Summary> read(Path file) throws IOException {
+    public static List<Row> read(Path file) throws IOException {
         CsvMapper csv = new CsvMapper();
-        List<Summary> rows = new ArrayList<>();
+        List<Row> rows = new ArrayList<>();
         try (MappingIterator<Map<String, String>> it = csv.readerForMapOf(String.class)
                 .with(CsvSchema.emptySchema().withHeader()).readValues(file.toFile())) {
-            boolean first = true;
             while (it.hasNext()) {
                 Map<String, String> cells = it.next();
-                if (first && !List.copyOf(cells.keySet()).equals(COLUMNS)) {
+                if (rows.isEmpty() && !List.copyOf(cells.keySet()).equals(COLUMNS)) {
                     throw new IOException(file + " has other columns than this version of PssrBench writes");
                 }
-                first = false;
-                Summary row = new Summary();
-                cells.forEach(row::set);
-                rows.add(row);
+                try {
+                    rows.add(row(cells));
+                } catch (IllegalArgumentException | ArithmeticException e) {
+                    throw new IOException(file + ", row " + (rows.size() + 1) + ": " + e.getMessage());
+                }
             }
         }
         return rows;
     }
 
     /** Appends the row to {@code file}, writing the header first when the file is new or empty. */
-    public void appendTo(Path file) throws IOException {
+    public static void append(Path file, Row row) throws IOException {
         if (file.getParent() != null) {
             Files.createDirectories(file.getParent());
         }
@@ -104,52 +131,78 @@ public final class Summary {
             if (fresh) {
                 out.write(header() + "\n");
             }
-            out.write(csv() + "\n");
+            out.write(csv(row) + "\n");
         }
     }
 
-    /**
-     * The one rule for a usable point, whatever the load generator: why it must not be used, or null. A point is
-     * invalid with no completed request, with any error ({@code errorDetail} says which), or, at a target rate,
-     * when the achieved rate is more than 5% away from it.
-     */
-    public static String invalidReason(long requests, long errors, String errorDetail, double achievedRate,
-                                       double targetRate) {
-        if (requests == 0) {
-            return "no request completed";
+    /** Writes every row to {@code file} as JSON: a list of objects, each column's text as in the CSV. */
+    public static void writeJson(Path file, List<Row> rows) throws IOException {
+        List<Map<String, String>> json = new ArrayList<>();
+        for (Row r : rows) {
+            Map<String, String> m = new LinkedHashMap<>();
+            COLUMNS.forEach(col -> m.put(col, text(r, col)));
+            json.add(m);
         }
-        if (errors > 0) {
-            return "errors: " + errorDetail;
-        }
-        if (targetRate > 0 && Math.abs(achievedRate - targetRate) > 0.05 * targetRate) {
-            return String.format(Locale.ROOT, "achieved %.1f req/s, more than 5%% from the target %.0f",
-                    achievedRate, targetRate);
-        }
-        return null;
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), json);
     }
 
-    /** The row of one wrk or wrk2 run: they measure the time to the last byte; time to first byte stays empty. */
-    public static Summary of(WrkReport run, Combination combination, Page page, double targetRate) {
-        String invalid = run.invalidReason(targetRate);
-        return new Summary()
-                .set("tool", run.tool())
-                .set("server", combination.server().id())
-                .set("engine", combination.engine().id())
-                .set("mode", combination.mode().id())
-                .set("page", page.id())
-                .set("model", targetRate > 0 ? "open" : "closed")
-                .set("connections", run.connections())
-                .set("rate", targetRate > 0 ? String.format(Locale.ROOT, "%.0f", targetRate) : "")
-                .set("duration_s", run.durationS())
-                .set("requests", run.requests())
-                .set("errors", run.errors())
-                .set("valid", invalid == null)
-                .set("req_per_s", run.reqPerS())
-                .set("ttlb_p50_ms", run.percentileMs(50))
-                .set("ttlb_p90_ms", run.percentileMs(90))
-                .set("ttlb_p99_ms", run.percentileMs(99))
-                .set("ttlb_p999_ms", run.percentileMs(99.9))
-                .set("ttlb_max_ms", run.latencyMaxMs())
-                .set("note", invalid);
+    /** A row from its cells, each read as its column's type. */
+    private static Row row(Map<String, String> cells) {
+        Cells c = new Cells(cells);
+        return new Row(c.text("tool"), c.text("server"), c.text("engine"), c.text("mode"), c.text("page"),
+                c.text("model"), Math.toIntExact(c.whole("connections")), c.wholeOrNull("rate"),
+                c.decimal("duration_s"), c.whole("requests"), c.wholeOrNull("errors"), c.flag("valid"),
+                c.decimal("req_per_s"), c.decimal("ttfb_p50_ms"), c.decimal("ttfb_p99_ms"),
+                c.decimal("first_item_p50_ms"), c.decimal("ttlb_p50_ms"), c.decimal("ttlb_p90_ms"),
+                c.decimal("ttlb_p99_ms"), c.decimal("ttlb_p999_ms"), c.decimal("ttlb_max_ms"), c.decimal("source_ms"),
+                c.decimal("chunks_mean"), c.decimal("cpu_ms_per_req"), c.decimal("client_cpu_ms_per_req"),
+                c.decimal("rss_peak_mb"), c.decimal("rss_mean_mb"), c.decimal("heap_mb"),
+                c.wholeOrNull("threads_peak"), c.wholeOrNull("vthreads_peak"), c.wholeOrNull("gc_count"),
+                c.wholeOrNull("gc_ms"), c.decimal("ceiling_fraction"), c.text("note"));
+    }
+
+    /** One CSV row's cells by column; each read refuses a cell its column cannot hold, naming both. */
+    private record Cells(Map<String, String> cells) {
+        String text(String column) {
+            return cells.getOrDefault(column, "");
+        }
+
+        long whole(String column) {
+            Long value = wholeOrNull(column);
+            if (value == null) {
+                throw new IllegalArgumentException(column + " is empty");
+            }
+            return value;
+        }
+
+        Long wholeOrNull(String column) {
+            String t = text(column);
+            try {
+                return t.isEmpty() ? null : Long.valueOf(t);
+            } catch (NumberFormatException e) {
+                throw refused(column, t, "a whole number");
+            }
+        }
+
+        Double decimal(String column) {
+            String t = text(column);
+            try {
+                return t.isEmpty() ? null : Double.valueOf(t);
+            } catch (NumberFormatException e) {
+                throw refused(column, t, "a number");
+            }
+        }
+
+        boolean flag(String column) {
+            String t = text(column);
+            if (!t.equals("true") && !t.equals("false")) {
+                throw refused(column, t, "true or false");
+            }
+            return t.equals("true");
+        }
+
+        private static IllegalArgumentException refused(String column, String text, String expected) {
+            return new IllegalArgumentException(column + " holds '" + text + "', not " + expected);
+        }
     }
 }

@@ -138,11 +138,26 @@ public record WrkReport(String tool, String url, int threads, int connections, d
         return latencyPercentilesMs.getOrDefault(percentileKey(percentile), Double.NaN);
     }
 
-    /** Why this run must not be used, or null: {@link Summary#invalidReason}. */
+    /** Why this run must not be used, or null: {@link Row#invalidReason}. */
     public String invalidReason(double targetRate) {
-        return Summary.invalidReason(requests, errors(), String.format(Locale.ROOT,
-                "connect %d, read %d, write %d, timeout %d, non-2xx %d", connectErrors, readErrors, writeErrors,
-                timeouts, non2xx), reqPerS, targetRate);
+        return Row.invalidReason(requests, errors(), errorDetail(), reqPerS, targetRate);
+    }
+
+    private String errorDetail() {
+        return String.format(Locale.ROOT, "connect %d, read %d, write %d, timeout %d, non-2xx %d", connectErrors,
+                readErrors, writeErrors, timeouts, non2xx);
+    }
+
+    /**
+     * The row of this run of {@code combination} on {@code page} ({@code targetRate} 0: a closed loop): wrk and
+     * wrk2 measure the time to the last byte; time to first byte and the server's resources stay empty.
+     */
+    public Row row(Combination combination, Page page, double targetRate) {
+        return Row.builder(tool, combination.server().id(), combination.engine().id(), combination.mode().id(),
+                        page.id(), connections, targetRate)
+                .measured(durationS, requests, errors(), errorDetail(), reqPerS)
+                .ttlbMs(percentileMs(50), percentileMs(90), percentileMs(99), percentileMs(99.9), latencyMaxMs)
+                .build();
     }
 
     private static String percentileKey(double p) {

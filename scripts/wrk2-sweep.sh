@@ -1,7 +1,8 @@
 #!/bin/sh
 # Sweeps combinations with wrk2: for each combination, page and connection count, first the maximum throughput
 # in a closed loop, then wrk2 at fixed fractions of it. Every point is one scripts/wrk2-cell.sh run (its own
-# server JVM, verified first) appending to the same OUT/summary.csv.
+# server JVM, verified first) appending to the same OUT/summary.csv. A probe whose row is not valid gives no
+# maximum: its point gets no constant-rate run, the sweep goes on and exits 1 at the end.
 set -eu
 
 usage() {
@@ -24,7 +25,8 @@ usage: scripts/wrk2-sweep.sh [options]
   -h, --help          this help
 
 wrk2 is \$WRK2, else wrk2 on PATH; the closed-loop search and the warm-ups use Debian's wrk, \$WRK, else wrk on
-PATH (WRK= empty for none: then wrk2 at a rate no server here reaches finds the maximum). Example:
+PATH (WRK= empty for none: then wrk2 at a rate no server here reaches finds the maximum). A probe that is not
+valid (errors, timeouts) gives no maximum: its point gets no constant-rate run and the sweep exits 1. Example:
   scripts/wrk2-sweep.sh --server nima,netty --engine jstachio,htmlflow --page stocks --connections 64,128
 USAGE
 }
@@ -124,21 +126,44 @@ cell() {   # cell CELL_ARGS...: one wrk2-cell.sh run with this sweep's tools and
     WRK2=$wrk2 WRK=$wrk "$@"
 }
 
-echo "$selected" | while read -r s e m; do
+lines() {   # lines of summary.csv so far
+    if [ -f "$out/summary.csv" ]; then wc -l < "$out/summary.csv"; else echo 0; fi
+}
+
+# The loop reads the combinations from a here-document, not a pipe, so that it runs in this shell and the count
+# of probes without a maximum outlives it.
+unprobed=0
+while read -r s e m; do
     for page in $(echo "$pages" | tr ',' ' '); do
         for c in $(echo "$connections" | tr ',' ' '); do
             if [ -n "$rates" ]; then
                 targets=$(echo "$rates" | tr ',' ' ')
             else
-                # The maximum: a closed loop with Debian's wrk, else wrk2 at a rate no server here reaches.
+                # The maximum: a closed loop with Debian's wrk, else wrk2 at a rate no server here reaches (its row
+                # is invalid for missing that rate, which is the point: it says what the server got through).
+                before=$(lines)
                 if [ -n "$wrk" ]; then
                     cell --server "$s" --engine "$e" --mode "$m" --page "$page" --connections "$c" \
                         --duration "$probe" --closed-loop
+                    missed=""
                 else
                     cell --server "$s" --engine "$e" --mode "$m" --page "$page" --connections "$c" \
                         --duration "$duration" --rate 1000000
+                    missed=--allow-missed-rate
                 fi
-                max=$(tail -n 1 "$out/summary.csv" | cut -d, -f13)
+                if [ "$(lines)" -le "$before" ]; then
+                    echo "wrk2-sweep: the probe of $s $e $m $page c$c wrote no row to $out/summary.csv." >&2
+                    exit 1
+                fi
+                # The probe's row is the last one; pssrbench reads its column by name and refuses it, saying why,
+                # if the probe is not valid (errors, timeouts): then there is no maximum to take fractions of.
+                echo "+ $JAVA_HOME/bin/java -jar $jar last-row --column=req_per_s ${missed:+$missed }$out/summary.csv" >&2
+                # shellcheck disable=SC2086 # $missed is one option or none
+                if ! max=$("$JAVA_HOME/bin/java" -jar "$jar" last-row --column=req_per_s $missed "$out/summary.csv"); then
+                    echo "wrk2-sweep: $s $e $m $page c$c: no maximum, so no constant-rate run for it." >&2
+                    unprobed=$((unprobed + 1))
+                    continue
+                fi
                 echo "wrk2-sweep: $s $e $m $page c$c: maximum $max req/s" >&2
                 targets=$(for f in $(echo "$fractions" | tr ',' ' '); do
                     awk -v m="$max" -v f="$f" 'BEGIN { r = int(m * f / 100 + 0.5); if (r < 1) r = 1; print r }'
@@ -150,5 +175,11 @@ echo "$selected" | while read -r s e m; do
             done
         done
     done
-done
+done <<SELECTED
+$selected
+SELECTED
 echo "wrk2-sweep: results in $out/summary.csv" >&2
+if [ "$unprobed" -gt 0 ]; then
+    echo "wrk2-sweep: $unprobed closed-loop probe(s) not valid (see above): their points have no constant-rate runs." >&2
+    exit 1
+fi

@@ -1,6 +1,7 @@
 package bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import core.Row;
 import core.Summary;
 import org.jsoup.Jsoup;
 import org.junit.jupiter.api.BeforeAll;
@@ -66,9 +67,9 @@ class BenchIT {
         }
     }
 
-    private static double number(Summary row, String column) {
-        assertFalse(row.get(column).isEmpty(), column + " is measured: " + row.csv());
-        return Double.parseDouble(row.get(column));
+    private static double number(Row row, String column) {
+        assertFalse(Double.isNaN(Summary.number(row, column)), column + " is measured: " + Summary.csv(row));
+        return Summary.number(row, column);
     }
 
     @Test
@@ -76,21 +77,21 @@ class BenchIT {
         Done d = finish(bench(out, "--connections=1,4").start());
         assertEquals(0, d.code(), d.out() + d.err());
 
-        List<Summary> rows = Summary.read(out.resolve("summary.csv"));
-        assertEquals(List.of("raw", "raw", "jstachio", "jstachio"), rows.stream().map(r -> r.get("engine")).toList(),
+        List<Row> rows = Summary.read(out.resolve("summary.csv"));
+        assertEquals(List.of("raw", "raw", "jstachio", "jstachio"), rows.stream().map(Row::engine).toList(),
                 "the baseline is added and measured first");
-        for (Summary row : rows) {
-            assertEquals("true", row.get("valid"), row.csv());
+        for (Row row : rows) {
+            assertTrue(row.valid(), Summary.csv(row));
             double ttlb = number(row, "ttlb_p50_ms");
-            assertTrue(ttlb >= 20, "20 items at 1 ms each: " + row.csv());
-            assertTrue(number(row, "ttfb_p50_ms") < ttlb / 2, "the head streams ahead of the page: " + row.csv());
-            assertTrue(number(row, "source_ms") >= 20, "the data source alone takes 20 x 1 ms: " + row.csv());
+            assertTrue(ttlb >= 20, "20 items at 1 ms each: " + Summary.csv(row));
+            assertTrue(number(row, "ttfb_p50_ms") < ttlb / 2, "the head streams ahead of the page: " + Summary.csv(row));
+            assertTrue(number(row, "source_ms") >= 20, "the data source alone takes 20 x 1 ms: " + Summary.csv(row));
             assertEquals(22.0, number(row, "chunks_mean"), 1e-9, "head, 20 items, tail");
-            assertTrue(number(row, "cpu_ms_per_req") > 0, row.csv());
-            assertTrue(number(row, "heap_mb") > 0, row.csv());
+            assertTrue(number(row, "cpu_ms_per_req") > 0, Summary.csv(row));
+            assertTrue(number(row, "heap_mb") > 0, Summary.csv(row));
             assertTrue(number(row, "vthreads_peak") >= 1, "Helidon serves each connection on a virtual thread");
-            assertTrue(number(row, "gc_count") >= 0 && number(row, "gc_ms") >= 0, row.csv());
-            assertTrue(number(row, "ceiling_fraction") > 0, row.csv());
+            assertTrue(number(row, "gc_count") >= 0 && number(row, "gc_ms") >= 0, Summary.csv(row));
+            assertTrue(number(row, "ceiling_fraction") > 0, Summary.csv(row));
         }
         try (var hgrm = Files.list(out.resolve("hgrm"))) {
             assertEquals(12, hgrm.count(), "ttfb, first item and ttlb per point");
@@ -145,9 +146,9 @@ class BenchIT {
         Done resumed = finish(bench(out, "--connections=1,2,4,8", "--resume").start());
         assertEquals(0, resumed.code(), resumed.out() + resumed.err());
         assertTrue(resumed.out().contains(kept + " points kept, " + (8 - kept) + " to measure"), resumed.out());
-        List<Summary> rows = Summary.read(csv);
+        List<Row> rows = Summary.read(csv);
         assertEquals(8, rows.size(), "raw and jstachio at 4 connection counts, each once");
-        assertEquals(8, new HashSet<>(rows.stream().map(r -> r.get("engine") + r.get("connections")).toList()).size());
+        assertEquals(8, new HashSet<>(rows.stream().map(r -> r.engine() + r.connections()).toList()).size());
         assertTrue(Files.readString(out.resolve("provenance.json")).contains("\"later_runs\""), "the resumed run's record");
     }
 }

@@ -1,6 +1,7 @@
 package bench;
 
 import core.Cli;
+import core.Row;
 import core.Summary;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
@@ -32,23 +33,19 @@ class ReportTest {
                     new String[] {"pebble", "reactive"})) {
                 for (int c : List.of(1, 2, 4)) {
                     double scale = em[0].equals("raw") ? 1.0 : 0.8;
-                    new Summary().set("tool", "pssrbench").set("server", server).set("engine", em[0])
-                            .set("mode", em[1]).set("page", "stocks").set("model", "closed").set("connections", c)
-                            .set("requests", 1000).set("errors", 0).set("valid", true)
-                            .set("req_per_s", 500.0 * c * scale).set("ttfb_p50_ms", 1.5 * c)
-                            .set("ttlb_p50_ms", 20.0 + c).set("ttlb_p99_ms", 30.0 + c).set("source_ms", 19.0)
-                            .set("cpu_ms_per_req", 0.4).set("rss_peak_mb", 80.0 + c).set("ceiling_fraction", scale)
-                            .appendTo(csv);
+                    Summary.append(csv, Row.builder("pssrbench", server, em[0], em[1], "stocks", c, 0)
+                            .measured(3, 1000, 0, "", 500.0 * c * scale).ttfbMs(1.5 * c, Double.NaN)
+                            .ttlbMs(20.0 + c, Double.NaN, 30.0 + c, Double.NaN, Double.NaN).sourceMs(19.0)
+                            .cpuMsPerReq(0.4, Double.NaN).rssMb(80.0 + c, Double.NaN).ceilingFraction(scale).build());
                     rows++;
                 }
             }
         }
-        new Summary().set("tool", "wrk").set("server", "nima").set("engine", "jstachio").set("mode", "virtual")
-                .set("page", "stocks").set("model", "closed").set("connections", 8).set("valid", true)
-                .set("req_per_s", 3000.0).set("ttfb_p50_ms", Double.NaN).set("ttlb_p50_ms", 25.0).appendTo(csv);
-        new Summary().set("tool", "pssrbench").set("server", "netty").set("engine", "htmlflow").set("mode", "virtual")
-                .set("page", "stocks").set("model", "closed").set("connections", 1).set("requests", 0)
-                .set("valid", false).set("note", SCRIPT_NOTE).appendTo(csv);
+        Summary.append(csv, Row.builder("wrk", "nima", "jstachio", "virtual", "stocks", 8, 0)
+                .measured(3, 9000, 0, "", 3000.0).ttfbMs(Double.NaN, Double.NaN)
+                .ttlbMs(25.0, Double.NaN, Double.NaN, Double.NaN, Double.NaN).build());
+        Summary.append(csv, Row.builder("pssrbench", "netty", "htmlflow", "virtual", "stocks", 1, 0)
+                .failed(SCRIPT_NOTE).build());
         Files.writeString(dir.resolve("provenance.json"), """
                 {"pssrbench": "0.1.0", "git": "abc1234", "started": "2025-06-01T10:00:00Z", "java": "21.0.7+6",
                  "os": "Linux 6.8.0 amd64", "cpu": "Test CPU <model>", "cores": 8, "load_average": "0.10 0.20 0.30",
@@ -103,9 +100,8 @@ class ReportTest {
 
     @Test
     void aFolderWithoutProvenanceOrValidRowsStillGivesAReport(@TempDir Path dir) throws IOException {
-        new Summary().set("tool", "pssrbench").set("server", "nima").set("engine", "jstachio").set("mode", "virtual")
-                .set("page", "stocks").set("model", "closed").set("connections", 1).set("valid", false)
-                .set("note", "no request completed").appendTo(dir.resolve("summary.csv"));
+        Summary.append(dir.resolve("summary.csv"), Row.builder("pssrbench", "nima", "jstachio", "virtual", "stocks",
+                1, 0).failed("no request completed").build());
         Document doc = Jsoup.parse(Report.write(dir).toFile());
         assertTrue(doc.select("svg").isEmpty(), "no chart without data");
         assertTrue(doc.text().contains("No provenance.json"));
@@ -135,10 +131,8 @@ class ReportTest {
     /** A folder of the wrk2 scripts: the sweep's record, each cell's under later_runs, written by core.Provenance. */
     @Test
     void aWrk2FolderShowsEveryRunsProvenance(@TempDir Path dir) throws IOException {
-        new Summary().set("tool", "wrk2").set("server", "nima").set("engine", "jstachio").set("mode", "virtual")
-                .set("page", "stocks").set("model", "open").set("connections", 16).set("rate", "200")
-                .set("valid", true).set("req_per_s", 199.9).set("ttlb_p50_ms", 22.9).set("ttlb_p99_ms", 26.8)
-                .appendTo(dir.resolve("summary.csv"));
+        Summary.append(dir.resolve("summary.csv"), Row.builder("wrk2", "nima", "jstachio", "virtual", "stocks", 16,
+                200).measured(40, 7996, 0, "", 199.9).ttlbMs(22.9, Double.NaN, 26.8, Double.NaN, Double.NaN).build());
         core.Provenance.add(dir, core.Provenance.record("scripts/wrk2-sweep.sh", "/opt/wrk2: wrk 4.0.0",
                 java.util.Map.of("--fractions", "50,90"), java.util.Map.of()));
         core.Provenance.add(dir, core.Provenance.record("scripts/wrk2-cell.sh", "/opt/wrk2: wrk 4.0.0",

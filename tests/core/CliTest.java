@@ -237,7 +237,8 @@ class CliTest {
 
     @Test
     void anUnknownCommandNamesTheCommandsAndHelpIsOne() {
-        String commands = "commands: serve (the default), list, verify, bench, wrk-row, provenance, report, help.";
+        String commands = "commands: serve (the default), list, verify, bench, wrk-row, last-row, provenance, report,"
+                + " help.";
         refused("unknown command 'frob'; " + commands, "frob");
         refused("unknown command 'frob'; " + commands, "help", "frob");
         Run help = run("help");

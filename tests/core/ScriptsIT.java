@@ -2,12 +2,15 @@ package core;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -154,7 +157,7 @@ class ScriptsIT {
         assertTrue(d.out().contains("+ " + DOUBLE + " -t2 -c4 -d1s -R50 http://"), "warm-up at the rate: " + d.out());
         List<String> rows = Files.readAllLines(out.resolve("summary.csv"));
         assertEquals(2, rows.size(), rows.toString());
-        assertEquals("open", rows.get(1).split(",", -1)[Summary.COLUMNS.indexOf("model")], rows.get(1));
+        assertEquals("open", Summary.read(out.resolve("summary.csv")).get(0).model(), rows.get(1));
     }
 
     @Test
@@ -170,14 +173,14 @@ class ScriptsIT {
         List<String> rows = Files.readAllLines(out.resolve("summary.csv"));
         assertEquals(Summary.header(), rows.get(0));
         assertEquals(2, rows.size(), rows.toString());
-        String[] cells = rows.get(1).split(",", -1);
-        assertEquals("wrk", cells[0]);
-        assertEquals(c.server().id() + "," + c.engine().id() + "," + c.mode().id() + ",stocks,closed,8",
-                String.join(",", List.of(cells).subList(1, 7)));
-        assertEquals("true", cells[Summary.COLUMNS.indexOf("valid")], rows.get(1));
-        assertTrue(Double.parseDouble(cells[Summary.COLUMNS.indexOf("req_per_s")]) > 0, rows.get(1));
+        Row row = Summary.read(out.resolve("summary.csv")).get(0);
+        assertEquals("wrk", row.tool());
+        assertEquals(List.of(c.server().id(), c.engine().id(), c.mode().id(), "stocks", "closed", 8),
+                List.of(row.server(), row.engine(), row.mode(), row.page(), row.model(), row.connections()));
+        assertTrue(row.valid(), rows.get(1));
+        assertTrue(row.reqPerS() > 0, rows.get(1));
         // 20 items at 1 ms each: no page can take less than 20 ms.
-        assertTrue(Double.parseDouble(cells[Summary.COLUMNS.indexOf("ttlb_p50_ms")]) >= 20, rows.get(1));
+        assertTrue(row.ttlbP50Ms() >= 20, rows.get(1));
         assertProvenance(out, "scripts/wrk2-cell.sh", "/usr/bin/wrk: wrk ");
         JsonNode flags = new ObjectMapper().readTree(out.resolve("provenance.json").toFile()).path("flags");
         assertEquals("3s", flags.path("--duration").asText(), flags.toString());
@@ -185,8 +188,7 @@ class ScriptsIT {
         try (Stream<Path> raw = Files.list(out.resolve("raw"))) {
             String output = Files.readString(raw.findFirst().orElseThrow());
             assertTrue(output.contains("\npssrbench-json {"), "the Lua hook printed the run's numbers: " + output);
-            assertEquals(WrkReport.parse(output).requests(),
-                    Long.parseLong(cells[Summary.COLUMNS.indexOf("requests")]));
+            assertEquals(WrkReport.parse(output).requests(), row.requests());
         }
         try (Stream<Path> logs = Files.list(out.resolve("logs"))) {
             Path serverOut = logs.filter(f -> f.toString().endsWith(".server.out")).findFirst().orElseThrow();
@@ -211,22 +213,58 @@ class ScriptsIT {
         assertEquals(0, d.code(), d.out());
         List<String> rows = Files.readAllLines(out.resolve("summary.csv"));
         assertEquals(3, rows.size(), rows + "\n" + d.out());
-        int model = Summary.COLUMNS.indexOf("model");
-        int rate = Summary.COLUMNS.indexOf("rate");
-        int reqPerS = Summary.COLUMNS.indexOf("req_per_s");
-        String[] probe = rows.get(1).split(",", -1);
-        String[] half = rows.get(2).split(",", -1);
-        assertEquals("closed", probe[model]);
-        assertEquals("open", half[model]);
-        long expected = Math.max(1, Math.round(Double.parseDouble(probe[reqPerS]) / 2));
-        assertEquals(expected, Long.parseLong(half[rate]), 1, "50% of the closed-loop maximum");
-        assertTrue(d.out().contains("-R" + half[rate] + " --latency -U -s "), "wrk2 gets the rate: " + d.out());
+        Row probe = Summary.read(out.resolve("summary.csv")).get(0);
+        Row half = Summary.read(out.resolve("summary.csv")).get(1);
+        assertEquals("closed", probe.model());
+        assertEquals("open", half.model());
+        long expected = Math.max(1, Math.round(probe.reqPerS() / 2));
+        assertEquals(expected, half.rate(), 1, "50% of the closed-loop maximum");
+        assertTrue(d.out().contains("-R" + half.rate() + " --latency -U -s "), "wrk2 gets the rate: " + d.out());
         assertEquals(2, d.out().split("\\+ /usr/bin/wrk -t2 -c4 -d1s http://", -1).length - 1,
                 "both cells warm up with Debian's wrk: " + d.out());
         JsonNode cells = assertProvenance(out, "scripts/wrk2-sweep.sh", DOUBLE + ": wrk 4.0.0").path("later_runs");
         assertEquals(2, cells.size(), "one record per cell");
         assertEquals("/usr/bin/wrk: wrk ", cells.path(0).path("load_generator").asText().substring(0, 18));
-        assertEquals("-R" + half[rate], "-R" + cells.path(1).path("flags").path("--rate").asText());
+        assertEquals("-R" + half.rate(), "-R" + cells.path(1).path("flags").path("--rate").asText());
+    }
+
+    /**
+     * A probe that is not valid gives no maximum: the sweep says why (the probe's own row, read by name), runs no
+     * constant-rate point for it instead of taking its throughput (or an earlier row's), and exits 1. The server,
+     * driven with --target, answers every request with 500.
+     */
+    @Test
+    void aSweepWhoseProbeIsNotValidRunsNoRateForItAndExitsOne(@TempDir Path out) throws Exception {
+        assumeTrue(onPath("wrk"), "Debian's wrk is not installed (apt-get install wrk)");
+        HttpServer failing = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        failing.createContext("/", exchange -> {
+            exchange.sendResponseHeaders(500, -1);
+            exchange.close();
+        });
+        failing.start();
+        try {
+            Combination c = Registry.combinations().get(0);
+            Done d = run(ROOT, List.of("env", "WRK2=" + DOUBLE, "WRK=/usr/bin/wrk", "scripts/wrk2-sweep.sh",
+                    "--target", "http://127.0.0.1:" + failing.getAddress().getPort(), "--server", c.server().id(),
+                    "--engine", c.engine().id(), "--mode", c.mode().id(), "--page", "presentations",
+                    "--connections", "2", "--fractions", "50", "--probe-duration", "1s", "--warmup", "1s",
+                    "--out", out.toString()));
+            assertEquals(1, d.code(), d.out());
+            Path csv = out.resolve("summary.csv");
+            List<Row> rows = Summary.read(csv);
+            assertEquals(1, rows.size(), "the probe's row, and no constant-rate run: " + rows);
+            assertFalse(rows.get(0).valid());
+            String point = c.server().id() + " " + c.engine().id() + " " + c.mode().id() + " presentations c2";
+            assertTrue(d.out().contains("pssrbench: the last row of " + csv + " (wrk " + c.server().id() + " "
+                    + c.engine().id() + " " + c.mode().id() + " presentations closed c2) is not valid: errors: "),
+                    d.out());
+            assertTrue(d.out().contains("\nwrk2-sweep: " + point + ": no maximum, so no constant-rate run for it.\n"),
+                    d.out());
+            assertTrue(d.out().endsWith("\nwrk2-sweep: 1 closed-loop probe(s) not valid (see above): their points"
+                    + " have no constant-rate runs.\n"), d.out());
+        } finally {
+            failing.stop(0);
+        }
     }
 
     /**

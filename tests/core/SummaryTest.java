@@ -9,28 +9,144 @@ import java.nio.file.Path;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SummaryTest {
+
+    private static Row.Builder closed(String tool, int connections) {
+        return Row.builder(tool, "nima", "jstachio", "virtual", "stocks", connections, 0);
+    }
 
     @Test
     void rowsReadBackAsWritten(@TempDir Path dir) throws IOException {
         Path csv = dir.resolve("summary.csv");
-        new Summary().set("tool", "pssrbench").set("server", "nima").set("req_per_s", 12.5).set("valid", true)
-                .set("note", "errors: non-2xx 1, \"quoted\", i/o 0").appendTo(csv);
-        new Summary().set("tool", "wrk").set("connections", 8).set("ttfb_p50_ms", Double.NaN).appendTo(csv);
+        Summary.append(csv, closed("pssrbench", 1).measured(3, 1000, 0, "", 12.5)
+                .remark("errors: non-2xx 1, \"quoted\", i/o 0").build());
+        Summary.append(csv, closed("wrk", 8).failed("no request completed").ttfbMs(Double.NaN, Double.NaN).build());
 
-        List<Summary> rows = Summary.read(csv);
+        List<Row> rows = Summary.read(csv);
         assertEquals(2, rows.size());
-        assertEquals("12.500", rows.get(0).get("req_per_s"));
-        assertEquals("errors: non-2xx 1, \"quoted\", i/o 0", rows.get(0).get("note"));
-        assertEquals("", rows.get(1).get("ttfb_p50_ms"));
-        assertEquals(rows.get(0).csv(), Files.readAllLines(csv).get(1));
+        assertEquals("12.500", Summary.text(rows.get(0), "req_per_s"));
+        assertEquals("errors: non-2xx 1, \"quoted\", i/o 0", rows.get(0).note());
+        assertEquals("", Summary.text(rows.get(1), "ttfb_p50_ms"));
+        assertEquals(Summary.csv(rows.get(0)), Files.readAllLines(csv).get(1));
     }
 
     @Test
     void aFileWithOtherColumnsIsRefused(@TempDir Path dir) throws IOException {
         Path csv = Files.writeString(dir.resolve("summary.csv"), "tool,server\nwrk,nima\n");
         assertThrows(IOException.class, () -> Summary.read(csv));
+    }
+
+    /** Results folders written before stay readable: the header, the columns' order and their names. */
+    @Test
+    void theHeaderIsUnchanged() {
+        assertEquals("tool,server,engine,mode,page,model,connections,rate,duration_s,requests,errors,valid,req_per_s,"
+                + "ttfb_p50_ms,ttfb_p99_ms,first_item_p50_ms,ttlb_p50_ms,ttlb_p90_ms,ttlb_p99_ms,ttlb_p999_ms,"
+                + "ttlb_max_ms,source_ms,chunks_mean,cpu_ms_per_req,client_cpu_ms_per_req,rss_peak_mb,rss_mean_mb,"
+                + "heap_mb,threads_peak,vthreads_peak,gc_count,gc_ms,ceiling_fraction,note", Summary.header());
+    }
+
+    /** Every column set to a value of its own: typed, to text, to typed again, equal; and the text is as before. */
+    @Test
+    void everyColumnRoundTrips(@TempDir Path dir) throws IOException {
+        Row row = new Row("pssrbench", "netty", "pebble", "reactive", "presentations", "open", 64, 800L, 3.001, 2400,
+                0L, true, 799.9, 1.01, 1.02, 1.03, 20.1, 20.2, 20.3, 20.4, 20.5, 19.6, 22.0, 0.41, 0.42, 81.1, 80.2,
+                12.3, 40L, 65L, 3L, 17L, 0.987, "a remark, \"quoted\"");
+        Path csv = dir.resolve("summary.csv");
+        Summary.append(csv, row);
+        assertEquals(List.of(row), Summary.read(csv));
+        assertEquals("pssrbench,netty,pebble,reactive,presentations,open,64,800,3.001,2400,0,true,799.900,1.010,"
+                + "1.020,1.030,20.100,20.200,20.300,20.400,20.500,19.600,22.000,0.410,0.420,81.100,80.200,12.300,40,"
+                + "65,3,17,0.987,\"a remark, \"\"quoted\"\"\"", Files.readAllLines(csv).get(1));
+    }
+
+    /**
+     * Lines as this and earlier versions wrote them (bench's, a wrk closed loop's, a wrk2 run's from the README)
+     * read into rows that write the same lines.
+     */
+    @Test
+    void writtenLinesReadBackIntoTheSameLines(@TempDir Path dir) throws IOException {
+        List<String> lines = List.of(Summary.header(),
+                "pssrbench,nima,raw,virtual,stocks,closed,4,,1.002,178,0,true,177.645,0.241,0.522,0.702,22.383,"
+                        + "22.675,23.470,23.470,23.472,22.713,22.000,1.938,0.615,95.324,94.127,9.412,31,4,0,0,1.000,",
+                "pssrbench,nima,jstachio,virtual,stocks,closed,1,,,0,,false,,,,,,,,,,,,,,,,,,,,,,"
+                        + "failed verification: exit code 1 (see nima-jstachio-virtual.verify.log)",
+                "wrk,nima,jstachio,virtual,stocks,closed,16,,20.099,14524,0,true,722.613,,,,22.054,22.313,23.970,"
+                        + "27.091,30.043,,,,,,,,,,,,,",
+                "wrk2,nima,jstachio,virtual,stocks,open,16,542,40.003,21670,3,false,541.710,,,,22.719,23.327,"
+                        + "26.847,51.295,59.456,,,,,,,,,,,,,\"errors: connect 0, read 0, write 0, timeout 3, non-2xx 0\"");
+        Path csv = Files.write(dir.resolve("summary.csv"), lines);
+        List<Row> rows = Summary.read(csv);
+        assertEquals(lines.subList(1, lines.size()), rows.stream().map(Summary::csv).toList());
+        assertNull(rows.get(0).rate());
+        assertEquals(542L, rows.get(3).rate());
+        assertEquals(722.613, rows.get(2).reqPerS());
+        assertFalse(rows.get(3).valid());
+        assertNull(rows.get(1).errors(), "a point not measured has no error count");
+    }
+
+    /** A row holds its decimals as the file keeps them, so what is born in a sweep equals what a resume reads. */
+    @Test
+    void aBuiltRowEqualsItselfReadBack(@TempDir Path dir) throws IOException {
+        Row row = closed("pssrbench", 2).measured(1.0 / 3, 7, 0, "", 7 / (1.0 / 3)).ttlbMs(22.0004999, 2.0 / 3,
+                Math.PI, Math.E, Double.NaN).cpuMsPerReq(0.1235, Double.NaN).build();
+        assertEquals(0.333, row.durationS());
+        assertEquals(0.124, row.cpuMsPerReq(), "as %.3f writes it");
+        assertNull(row.ttlbMaxMs(), "NaN is not measured");
+        Path csv = dir.resolve("summary.csv");
+        Summary.append(csv, row);
+        assertEquals(List.of(row), Summary.read(csv));
+        Row fraction = row.withCeilingFraction(2.0 / 3);
+        assertEquals("0.667", Summary.text(fraction, "ceiling_fraction"));
+        assertEquals(fraction.ceilingFraction(), Summary.number(fraction, "ceiling_fraction"));
+        assertTrue(Double.isNaN(Summary.number(fraction, "valid")), "not a number column");
+        assertTrue(Double.isNaN(Summary.number(fraction, "ttfb_p50_ms")), "not measured");
+    }
+
+    /** The builder judges every row by the one rule; the note of an invalid row is why. */
+    @Test
+    void theBuilderAppliesTheValidityRule() {
+        Row ok = closed("wrk", 8).measured(3, 900, 0, "none", 300).remark("server at http://x (started elsewhere)")
+                .build();
+        assertTrue(ok.valid());
+        assertEquals("closed", ok.model());
+        assertNull(ok.rate());
+        assertEquals("server at http://x (started elsewhere)", ok.note());
+
+        Row errors = closed("wrk", 8).measured(3, 900, 2, "timeout 2", 300).remark("ignored").build();
+        assertFalse(errors.valid());
+        assertEquals("errors: timeout 2", errors.note());
+
+        Row missed = Row.builder("wrk2", "nima", "jstachio", "virtual", "stocks", 8, 200.9).measured(40, 6000, 0, "",
+                150).build();
+        assertEquals("open", missed.model());
+        assertEquals(200L, missed.rate(), "the whole target rate");
+        assertFalse(missed.valid());
+        assertEquals("achieved 150.0 req/s, more than 5% from the target 201", missed.note());
+        assertTrue(missed.validButForItsRate());
+        assertFalse(errors.validButForItsRate());
+
+        Row failed = closed("pssrbench", 1).failed("failed verification: no answer").build();
+        assertFalse(failed.valid());
+        assertEquals(0, failed.requests());
+        assertFalse(failed.validButForItsRate());
+        assertThrows(IllegalStateException.class, () -> closed("wrk", 1).build(), "neither measured nor failed");
+    }
+
+    @Test
+    void aCellItsColumnCannotHoldIsRefusedNamingBoth(@TempDir Path dir) throws IOException {
+        Path csv = dir.resolve("summary.csv");
+        Summary.append(csv, closed("wrk", 8).measured(3, 900, 0, "", 300).build());
+        String line = Files.readAllLines(csv).get(1);
+        Files.writeString(csv, Summary.header() + "\n" + line + "\n" + line.replace(",true,", ",yes,") + "\n");
+        IOException e = assertThrows(IOException.class, () -> Summary.read(csv));
+        assertTrue(e.getMessage().endsWith("row 2: valid holds 'yes', not true or false"), e.getMessage());
+        Files.writeString(csv, Summary.header() + "\n" + line.replace(",300.000,", ",fast,") + "\n");
+        e = assertThrows(IOException.class, () -> Summary.read(csv));
+        assertTrue(e.getMessage().endsWith("row 1: req_per_s holds 'fast', not a number"), e.getMessage());
     }
 }

@@ -63,9 +63,9 @@ class WrkReportTest {
         assertEquals(8, r.timeouts());
         assertEquals(1, r.requests());
         assertTrue(r.invalidReason(0).startsWith("errors:"), r.invalidReason(0));
-        Summary row = Summary.of(r, Registry.combinations().get(0), Page.STOCKS, 10);
-        assertEquals("false", row.get("valid"));
-        assertEquals("8", row.get("errors"));
+        Row row = r.row(Registry.combinations().get(0), Page.STOCKS, 10);
+        assertFalse(row.valid());
+        assertEquals(8L, row.errors());
     }
 
     @Test
@@ -109,8 +109,8 @@ class WrkReportTest {
             WrkReport r = WrkReport.parse(text);
             Matcher rate = rateInCommand.matcher(text.lines().filter(l -> l.startsWith("#")).findFirst().orElse(""));
             double target = rate.find() ? Double.parseDouble(rate.group(1)) : 0;
-            Summary row = Summary.of(r, Registry.combinations().get(0), Page.PRESENTATIONS, target);
-            assertEquals(Summary.COLUMNS.size(), cells(row.csv()), f.toString());
+            Row row = r.row(Registry.combinations().get(0), Page.PRESENTATIONS, target);
+            assertEquals(Summary.COLUMNS.size(), cells(Summary.csv(row)), f.toString());
             assertTrue(r.requests() > 0, f.toString());
             if (r.tool().equals("wrk2") && r.requests() > 100) {
                 assertFalse(r.spectrum().isEmpty(), f + " keeps its spectrum");
@@ -136,12 +136,13 @@ class WrkReportTest {
     @Test
     void rowsAppendUnderOneHeader(@org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
         Path csv = dir.resolve("results/summary.csv");
-        Summary row = new Summary().set("tool", "wrk").set("server", "nima").set("note", "a, \"quoted\" note");
-        row.appendTo(csv);
-        row.appendTo(csv);
+        Row row = Row.builder("wrk", "nima", "jstachio", "virtual", "stocks", 8, 0).failed("a, \"quoted\" note")
+                .build();
+        Summary.append(csv, row);
+        Summary.append(csv, row);
         List<String> lines = Files.readAllLines(csv);
-        assertEquals(List.of(Summary.header(), row.csv(), row.csv()), lines);
-        assertTrue(row.csv().endsWith(",\"a, \"\"quoted\"\" note\""), row.csv());
+        assertEquals(List.of(Summary.header(), Summary.csv(row), Summary.csv(row)), lines);
+        assertTrue(Summary.csv(row).endsWith(",\"a, \"\"quoted\"\" note\""), Summary.csv(row));
     }
 
     /**
@@ -167,9 +168,9 @@ class WrkReportTest {
         assertNull(r.invalidReason(200));
         assertTrue(r.spectrum().contains("Total count    =         5992"), "the corrected spectrum: " + r.spectrum());
         assertTrue(r.uncorrectedSpectrum().contains("#[Max     =       43.616"), r.uncorrectedSpectrum());
-        Summary row = Summary.of(r, Registry.combinations().get(0), Page.STOCKS, 200);
-        assertEquals("wrk2,open,200,true", String.join(",", row.get("tool"), row.get("model"), row.get("rate"),
-                row.get("valid")));
+        Row row = r.row(Registry.combinations().get(0), Page.STOCKS, 200);
+        assertEquals("wrk2,open,200,true", String.join(",", Summary.text(row, "tool"), Summary.text(row, "model"),
+                Summary.text(row, "rate"), Summary.text(row, "valid")));
     }
 
     /** A real Debian wrk output made with scripts/pssrbench.lua: the JSON line's exact numbers win over the prose. */

@@ -1,0 +1,135 @@
+package bench;
+
+import core.Combination;
+import core.Registry;
+import core.Row;
+import org.HdrHistogram.Histogram;
+
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The rows bench writes ({@link Row}): a measured point's, from the load generator's result and the server's
+ * resources; a point that could not be measured; which points are already in a results folder; and each closed-loop
+ * point's {@code ceiling_fraction}, its throughput over the raw baseline's.
+ */
+final class PointRows {
+
+    static final String TOOL = "pssrbench";
+
+    private PointRows() {
+    }
+
+    /** Server resources, sampled during the measured window only; -1 and null: not measured. */
+    static final class Resources {
+        long cpuStart = -1, cpuEnd = -1;
+        long rssPeakKb = -1, rssSumKb, rssSamples, threadsPeak = -1;
+        ServerJmx.Sample first, last;
+        long vthreadsPeak = -1, heapAfterGcPeak = -1;
+
+        void add(ServerJmx.Sample s) {
+            if (first == null) {
+                first = s;
+            }
+            last = s;
+            vthreadsPeak = Math.max(vthreadsPeak, s.virtualThreads());
+            heapAfterGcPeak = Math.max(heapAfterGcPeak, s.heapAfterGcBytes());
+        }
+    }
+
+    private static Row.Builder of(Bench.Point p) {
+        Combination c = p.combination();
+        return Row.builder(TOOL, c.server().id(), c.engine().id(), c.mode().id(), p.page().id(), p.connections(),
+                p.rate());
+    }
+
+    /** A point that was not measured, and why. */
+    static Row failed(Bench.Point p, String why) {
+        return of(p).failed(why).build();
+    }
+
+    /**
+     * A measured point: the load generator's result, the server's resources over the same window, the data
+     * source's floor for the page (NaN: unknown) and the note of a valid row (what could not be measured).
+     */
+    static Row measured(Bench.Point p, LoadGenerator.Result r, Resources res, double sourceMs, String remark) {
+        long requests = r.requests();
+        boolean jmxOk = res.first != null;
+        return of(p)
+                .measured(r.seconds(), requests, r.errors(), String.format(Locale.ROOT,
+                        "non-2xx %d, wrong body %d, i/o %d, timeout %d", r.non2xx(), r.wrongBodies(), r.ioErrors(),
+                        r.timeouts()), r.requestsPerSecond())
+                .ttfbMs(ms(r.ttfb(), 50), ms(r.ttfb(), 99))
+                .firstItemP50Ms(ms(r.firstItem(), 50))
+                .ttlbMs(ms(r.ttlb(), 50), ms(r.ttlb(), 90), ms(r.ttlb(), 99), ms(r.ttlb(), 99.9),
+                        r.ttlb().getTotalCount() == 0 ? Double.NaN : r.ttlb().getMaxValue() / 1000.0)
+                .sourceMs(sourceMs)
+                .chunksMean(r.chunksMean())
+                .cpuMsPerReq(res.cpuStart < 0 || res.cpuEnd < 0 || requests == 0 ? Double.NaN
+                                : (res.cpuEnd - res.cpuStart) / 1e6 / requests,
+                        requests == 0 ? Double.NaN : r.clientCpuNanos() / 1e6 / requests)
+                .rssMb(res.rssPeakKb < 0 ? Double.NaN : res.rssPeakKb / 1024.0,
+                        res.rssSamples == 0 ? Double.NaN : res.rssSumKb / 1024.0 / res.rssSamples)
+                .heapMb(!jmxOk || res.heapAfterGcPeak < 0 ? Double.NaN : res.heapAfterGcPeak / (1024.0 * 1024))
+                .threadsPeak(res.threadsPeak < 0 ? null : res.threadsPeak,
+                        !jmxOk || res.vthreadsPeak < 0 ? null : res.vthreadsPeak)
+                .gc(jmxOk ? res.last.gcCount() - res.first.gcCount() : null,
+                        jmxOk ? res.last.gcMillis() - res.first.gcMillis() : null)
+                .remark(remark)
+                .build();
+    }
+
+    private static double ms(Histogram h, double percentile) {
+        return h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(percentile) / 1000.0;
+    }
+
+    /** Which point a row of bench's is, to tell the points a --resume still has to measure. */
+    record Key(String server, String engine, String mode, String page, int connections, Long rate) {
+        static Key of(Bench.Point p) {
+            Combination c = p.combination();
+            return new Key(c.server().id(), c.engine().id(), c.mode().id(), p.page().id(), p.connections(),
+                    Row.wholeRate(p.rate()));
+        }
+
+        /** The key of a row bench wrote, or null for another tool's. */
+        static Key of(Row row) {
+            return !row.tool().equals(TOOL) ? null
+                    : new Key(row.server(), row.engine(), row.mode(), row.page(), row.connections(), row.rate());
+        }
+    }
+
+    /**
+     * The raw baseline's valid closed-loop throughput at each tool, server, mode, page and connection count: the
+     * ceiling of every engine's row at the same point.
+     */
+    static final class Ceilings {
+        private record Where(String tool, String server, String mode, String page, int connections) {
+            Where(Row r) {
+                this(r.tool(), r.server(), r.mode(), r.page(), r.connections());
+            }
+        }
+
+        private final Map<Where, Double> ceilings = new HashMap<>();
+
+        private static boolean measures(Row row) {
+            return row.model().equals(Row.CLOSED) && row.valid() && row.reqPerS() != null;
+        }
+
+        /** Keeps the row's throughput if it is a valid closed-loop row of a baseline. */
+        void note(Row row) {
+            boolean baseline = Registry.ENGINES.stream().anyMatch(e -> e.baseline() && e.id().equals(row.engine()));
+            if (baseline && measures(row)) {
+                ceilings.put(new Where(row), row.reqPerS());
+            }
+        }
+
+        /** The row with its ceiling_fraction where its baseline's throughput is known (a baseline's own is 1). */
+        Row apply(Row row) {
+            note(row);
+            Double ceiling = ceilings.get(new Where(row));
+            return ceiling != null && ceiling > 0 && measures(row) ? row.withCeilingFraction(row.reqPerS() / ceiling)
+                    : row;
+        }
+    }
+}

@@ -1,0 +1,248 @@
+package core;
+
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * One measured point, typed: a row of {@code summary.csv} ({@link Summary} writes and reads it), whatever the load
+ * generator. A column a tool cannot measure is null (wrk has no time to first byte).
+ *
+ * <p>Decimals are kept at the precision the file keeps (three places), so a row read back equals the row written,
+ * and what is computed from rows (the ceiling) is the same during a sweep and after a {@code --resume}. Rows are
+ * born in one place, {@link Builder}, which applies the one validity rule, {@link #invalidReason}.
+ *
+ * @param model           {@code closed} or {@code open}, from the target rate
+ * @param rate            the target rate in whole requests per second; null in a closed loop
+ * @param valid           whether the point may be used: see {@link #invalidReason}
+ * @param ceilingFraction the throughput over the raw baseline's at the same point (bench's closed loop only)
+ * @param note            why the point is not valid, else a remark ("" for none)
+ */
+public record Row(String tool, String server, String engine, String mode, String page, String model,
+                  int connections, Long rate, Double durationS, long requests, Long errors, boolean valid,
+                  Double reqPerS, Double ttfbP50Ms, Double ttfbP99Ms, Double firstItemP50Ms, Double ttlbP50Ms,
+                  Double ttlbP90Ms, Double ttlbP99Ms, Double ttlbP999Ms, Double ttlbMaxMs, Double sourceMs,
+                  Double chunksMean, Double cpuMsPerReq, Double clientCpuMsPerReq, Double rssPeakMb,
+                  Double rssMeanMb, Double heapMb, Long threadsPeak, Long vthreadsPeak, Long gcCount, Long gcMs,
+                  Double ceilingFraction, String note) {
+
+    public static final String OPEN = "open";
+    public static final String CLOSED = "closed";
+
+    public Row {
+        Objects.requireNonNull(tool);
+        Objects.requireNonNull(server);
+        Objects.requireNonNull(engine);
+        Objects.requireNonNull(mode);
+        Objects.requireNonNull(page);
+        Objects.requireNonNull(model);
+        note = note == null ? "" : note;
+        durationS = kept(durationS);
+        reqPerS = kept(reqPerS);
+        ttfbP50Ms = kept(ttfbP50Ms);
+        ttfbP99Ms = kept(ttfbP99Ms);
+        firstItemP50Ms = kept(firstItemP50Ms);
+        ttlbP50Ms = kept(ttlbP50Ms);
+        ttlbP90Ms = kept(ttlbP90Ms);
+        ttlbP99Ms = kept(ttlbP99Ms);
+        ttlbP999Ms = kept(ttlbP999Ms);
+        ttlbMaxMs = kept(ttlbMaxMs);
+        sourceMs = kept(sourceMs);
+        chunksMean = kept(chunksMean);
+        cpuMsPerReq = kept(cpuMsPerReq);
+        clientCpuMsPerReq = kept(clientCpuMsPerReq);
+        rssPeakMb = kept(rssPeakMb);
+        rssMeanMb = kept(rssMeanMb);
+        heapMb = kept(heapMb);
+        ceilingFraction = kept(ceilingFraction);
+    }
+
+    /** A decimal as the file keeps it; NaN (not measured) is null. */
+    private static Double kept(Double value) {
+        return value == null || value.isNaN() ? null : Double.valueOf(Summary.decimal(value));
+    }
+
+    /**
+     * The one rule for a usable point, whatever the load generator: why it must not be used, or null. A point is
+     * invalid with no completed request, with any error ({@code errorDetail} says which), or, at a target rate,
+     * when the achieved rate is more than 5% away from it.
+     */
+    public static String invalidReason(long requests, long errors, String errorDetail, double achievedRate,
+                                       double targetRate) {
+        if (requests == 0) {
+            return "no request completed";
+        }
+        if (errors > 0) {
+            return "errors: " + errorDetail;
+        }
+        if (targetRate > 0 && Math.abs(achievedRate - targetRate) > 0.05 * targetRate) {
+            return String.format(Locale.ROOT, "achieved %.1f req/s, more than 5%% from the target %.0f",
+                    achievedRate, targetRate);
+        }
+        return null;
+    }
+
+    /**
+     * Valid, or invalid only for missing its target rate (some requests completed, none failed): what a run at a
+     * rate no server reaches gives, the most the server got through.
+     */
+    public boolean validButForItsRate() {
+        return valid || invalidReason(requests, errors == null ? 0 : errors, "", 0, 0) == null;
+    }
+
+    /** The whole target rate of the {@code rate} column: null in a closed loop (a target of 0). */
+    public static Long wholeRate(double targetRate) {
+        return targetRate > 0 ? (long) targetRate : null;
+    }
+
+    public Row withCeilingFraction(double fraction) {
+        return new Row(tool, server, engine, mode, page, model, connections, rate, durationS, requests, errors, valid,
+                reqPerS, ttfbP50Ms, ttfbP99Ms, firstItemP50Ms, ttlbP50Ms, ttlbP90Ms, ttlbP99Ms, ttlbP999Ms,
+                ttlbMaxMs, sourceMs, chunksMean, cpuMsPerReq, clientCpuMsPerReq, rssPeakMb, rssMeanMb, heapMb,
+                threadsPeak, vthreadsPeak, gcCount, gcMs, fraction, note);
+    }
+
+    /** What was measured, for messages: {@code wrk nima jstachio virtual stocks closed c16} (and the rate). */
+    public String label() {
+        return String.join(" ", tool, server, engine, mode, page, model, "c" + connections)
+                + (rate == null ? "" : " rate " + rate);
+    }
+
+    /**
+     * A row of one point: what was measured, then either {@link #measured} (which judges it) or {@link #failed}.
+     * {@code targetRate} 0 is a closed loop.
+     */
+    public static Builder builder(String tool, String server, String engine, String mode, String page,
+                                  int connections, double targetRate) {
+        return new Builder(tool, server, engine, mode, page, connections, targetRate);
+    }
+
+    /** Every row's one way in: identity first, then the run, judged by {@link #invalidReason}, then the rest. */
+    public static final class Builder {
+        private final String tool, server, engine, mode, page;
+        private final int connections;
+        private final double targetRate;
+        private boolean judged;
+        private String invalid;
+        private String remark;
+        private Double durationS, reqPerS, ttfbP50Ms, ttfbP99Ms, firstItemP50Ms, ttlbP50Ms, ttlbP90Ms, ttlbP99Ms,
+                ttlbP999Ms, ttlbMaxMs, sourceMs, chunksMean, cpuMsPerReq, clientCpuMsPerReq, rssPeakMb, rssMeanMb,
+                heapMb, ceilingFraction;
+        private long requests;
+        private Long errors, threadsPeak, vthreadsPeak, gcCount, gcMs;
+
+        private Builder(String tool, String server, String engine, String mode, String page, int connections,
+                        double targetRate) {
+            this.tool = tool;
+            this.server = server;
+            this.engine = engine;
+            this.mode = mode;
+            this.page = page;
+            this.connections = connections;
+            this.targetRate = targetRate;
+        }
+
+        /** The run's totals, judged against the target rate; {@code errorDetail} names the kinds of error. */
+        public Builder measured(double durationS, long requests, long errors, String errorDetail, double reqPerS) {
+            this.durationS = durationS;
+            this.requests = requests;
+            this.errors = errors;
+            this.reqPerS = reqPerS;
+            this.invalid = invalidReason(requests, errors, errorDetail, reqPerS, targetRate);
+            this.judged = true;
+            return this;
+        }
+
+        /** Not measured: no request, and why. */
+        public Builder failed(String why) {
+            this.requests = 0;
+            this.invalid = Objects.requireNonNull(why);
+            this.judged = true;
+            return this;
+        }
+
+        /** The note of a valid row (an invalid row's note is why it is invalid). */
+        public Builder remark(String remark) {
+            this.remark = remark;
+            return this;
+        }
+
+        public Builder ttfbMs(double p50, double p99) {
+            this.ttfbP50Ms = p50;
+            this.ttfbP99Ms = p99;
+            return this;
+        }
+
+        public Builder firstItemP50Ms(double p50) {
+            this.firstItemP50Ms = p50;
+            return this;
+        }
+
+        /** Time to last byte: the 50th, 90th, 99th and 99.9th percentiles and the maximum. */
+        public Builder ttlbMs(double p50, double p90, double p99, double p999, double max) {
+            this.ttlbP50Ms = p50;
+            this.ttlbP90Ms = p90;
+            this.ttlbP99Ms = p99;
+            this.ttlbP999Ms = p999;
+            this.ttlbMaxMs = max;
+            return this;
+        }
+
+        public Builder sourceMs(double sourceMs) {
+            this.sourceMs = sourceMs;
+            return this;
+        }
+
+        public Builder chunksMean(double chunksMean) {
+            this.chunksMean = chunksMean;
+            return this;
+        }
+
+        /** CPU per request: the server's and the load generator's. */
+        public Builder cpuMsPerReq(double server, double client) {
+            this.cpuMsPerReq = server;
+            this.clientCpuMsPerReq = client;
+            return this;
+        }
+
+        public Builder rssMb(double peak, double mean) {
+            this.rssPeakMb = peak;
+            this.rssMeanMb = mean;
+            return this;
+        }
+
+        public Builder heapMb(double heapMb) {
+            this.heapMb = heapMb;
+            return this;
+        }
+
+        /** Peaks of the server's threads and virtual threads; null where not measured. */
+        public Builder threadsPeak(Long threads, Long virtualThreads) {
+            this.threadsPeak = threads;
+            this.vthreadsPeak = virtualThreads;
+            return this;
+        }
+
+        /** Collections and their time over the measured window; null where not measured. */
+        public Builder gc(Long count, Long millis) {
+            this.gcCount = count;
+            this.gcMs = millis;
+            return this;
+        }
+
+        public Builder ceilingFraction(double fraction) {
+            this.ceilingFraction = fraction;
+            return this;
+        }
+
+        public Row build() {
+            if (!judged) {
+                throw new IllegalStateException("a row is either measured or failed");
+            }
+            return new Row(tool, server, engine, mode, page, targetRate > 0 ? OPEN : CLOSED, connections,
+                    wholeRate(targetRate), durationS, requests, errors, invalid == null, reqPerS, ttfbP50Ms,
+                    ttfbP99Ms, firstItemP50Ms, ttlbP50Ms, ttlbP90Ms, ttlbP99Ms, ttlbP999Ms, ttlbMaxMs, sourceMs,
+                    chunksMean, cpuMsPerReq, clientCpuMsPerReq, rssPeakMb, rssMeanMb, heapMb, threadsPeak,
+                    vthreadsPeak, gcCount, gcMs, ceilingFraction, invalid != null ? invalid : remark);
+        }
+    }
+}
