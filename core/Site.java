@@ -23,10 +23,14 @@ public final class Site implements AutoCloseable {
     private final ServeConfig config;
     private final byte[] index;
     private final AtomicInteger inFlight = new AtomicInteger();
-    /** Requests being handled that have not (yet) started a render: a request counts in one of the two only. */
-    private final AtomicInteger handling = new AtomicInteger();
-    /** Whether the request on this thread still counts in {@link #handling}. */
-    private static final ThreadLocal<Boolean> COUNTED_HERE = new ThreadLocal<>();
+    /**
+     * Requests not finished, each counted once: until its handler has returned and its render (if it started one)
+     * has ended, whichever is later. The handler may still write after the render ended (the last chunk), so
+     * neither alone is enough for a drain; counting both would count a page twice.
+     */
+    private final AtomicInteger requests = new AtomicInteger();
+    /** The request being handled on this thread. */
+    private static final ThreadLocal<Request> CURRENT = new ThreadLocal<>();
     private final Assets assets = Assets.load();
     private final Workers workers;
     /** What each page's GET body is, byte for byte: HEAD gives its length. */
@@ -69,15 +73,33 @@ public final class Site implements AutoCloseable {
      * page's render ends, whichever is later, and never twice (see {@link #drain}).
      */
     public <R> R handle(String method, String path, Responder<R> responder) {
-        handling.incrementAndGet();   // counted before any render exists, so a drain cannot miss this request
-        COUNTED_HERE.set(Boolean.TRUE);
+        Request request = new Request();   // counted before any render exists, so a drain cannot miss it
+        CURRENT.set(request);
         try {
             return route(method, path, responder);
         } finally {
-            if (COUNTED_HERE.get() == Boolean.TRUE) {
-                handling.decrementAndGet();
+            CURRENT.remove();
+            request.release();
+        }
+    }
+
+    /** One request's parts still running: its handler, and its render once there is one. */
+    private final class Request {
+        private final AtomicInteger parts = new AtomicInteger(1);
+
+        Request() {
+            requests.incrementAndGet();
+        }
+
+        void join(Render render) {
+            parts.incrementAndGet();
+            render.done().whenComplete((v, failure) -> release());
+        }
+
+        void release() {
+            if (parts.decrementAndGet() == 0) {
+                requests.decrementAndGet();
             }
-            COUNTED_HERE.remove();
         }
     }
 
@@ -140,10 +162,10 @@ public final class Site implements AutoCloseable {
 
     /** A new render of {@code page} for one request, writing its chunks to {@code sink}. */
     public Render render(Page<?> page, ChunkSink sink) {
-        Render render = new Render(config, page, sink, inFlight);   // counted in inFlight from here
-        if (COUNTED_HERE.get() == Boolean.TRUE) {   // created while handling: the request is now counted once, here
-            COUNTED_HERE.set(Boolean.FALSE);
-            handling.decrementAndGet();
+        Render render = new Render(config, page, sink, inFlight);
+        Request request = CURRENT.get();
+        if (request != null) {   // created while handling a request: part of it
+            request.join(render);
         }
         return render;
     }
@@ -221,16 +243,16 @@ public final class Site implements AutoCloseable {
 
     /**
      * Graceful shutdown, first half: new page requests get 503, and this waits up to {@code grace} for the pages in
-     * flight to finish (a request counts once, from the moment it reaches {@link #handle} until its reply is sent
-     * or its render ends). Returns the number still in flight when the grace period ended.
+     * flight to finish (a request counts once, from the moment it reaches {@link #handle} until its handler has
+     * returned and its render has ended). Returns the number still in flight when the grace period ended.
      */
     public int drain(Duration grace) throws InterruptedException {
         draining = true;
         long deadline = System.nanoTime() + grace.toNanos();
-        while (inFlight.get() + handling.get() > 0 && System.nanoTime() < deadline) {
+        while (requests.get() > 0 && System.nanoTime() < deadline) {
             Thread.sleep(5);
         }
-        int left = inFlight.get() + handling.get();
+        int left = requests.get();
         if (left > 0) {
             LOG.warning(left + " page(s) still in flight after the " + Durations.format(grace)
                     + " grace period; cutting them");

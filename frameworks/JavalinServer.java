@@ -5,6 +5,7 @@ import core.Logs;
 import core.Mode;
 import core.Page;
 import core.PortInUseException;
+import core.Render;
 import core.Render.RenderFailedException;
 import core.ServeConfig;
 import core.Server;
@@ -147,7 +148,10 @@ public final class JavalinServer implements Server {
                 out.flush();   // one flush = one HTTP chunk
             };
             if (later) {
-                ctx.future(() -> site.streamLater(page, socket).done().handle((done, failure) -> {
+                // The render is created here, on the handler's thread, so that a drain counts it as part of this
+                // request; Javalin calls the future's supplier later, elsewhere.
+                Render render = site.render(page, socket);
+                ctx.future(() -> site.startLater(render).done().handle((done, failure) -> {
                     finish(out, failure);
                     return null;
                 }));
