@@ -37,8 +37,6 @@ import java.util.concurrent.Callable;
                 ProvenanceCommand.class, Cli.ReportCommand.class, CommandLine.HelpCommand.class})
 public final class Cli {
 
-    public static final String VERSION = "0.1.0";
-
     /** Runs the command line and returns the exit code; output goes to the given writers. */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
         describeRegistry();
@@ -122,7 +120,7 @@ public final class Cli {
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            return new String[] {"pssrbench " + VERSION + " (Java " + Runtime.version() + ")"};
+            return new String[] {"pssrbench " + core.Version.VERSION + " (Java " + Runtime.version() + ")"};
         }
     }
 
