@@ -1,6 +1,6 @@
 package bench;
 
-import core.Cli;
+import cli.Cli;
 import core.Summary;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
