@@ -8,6 +8,7 @@ import core.Logs;
 import core.Page;
 import core.Provenance;
 import core.Registry;
+import core.ServeConfig;
 import core.Signals;
 import core.Target;
 import core.UsageException;
@@ -60,7 +61,9 @@ final class BenchCommand implements Callable<Integer> {
                     + " Units: " + Durations.UNITS + ".")
     Duration duration;
 
-    @Option(names = "--delay", paramLabel = "DURATION", defaultValue = "1ms",
+    // serve's default on purpose: bench measures the servers at the delay they serve with by default (each server
+    // JVM gets it as --delay).
+    @Option(names = "--delay", paramLabel = "DURATION", defaultValue = ServeConfig.DEFAULT_DELAY_TEXT,
             description = "Per-item delay of the data source (default: ${DEFAULT-VALUE})."
                     + " Units: " + Durations.UNITS + ".")
     Duration delay;

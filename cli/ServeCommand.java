@@ -43,7 +43,7 @@ final class ServeCommand implements Callable<Integer> {
             description = "Port to listen on; 0 picks a free one (default: ${DEFAULT-VALUE}).")
     int port;
 
-    @Option(names = "--delay", paramLabel = "DURATION", defaultValue = "1ms",
+    @Option(names = "--delay", paramLabel = "DURATION", defaultValue = ServeConfig.DEFAULT_DELAY_TEXT,
             description = "Per-item delay of the data source (default: ${DEFAULT-VALUE})."
                     + " Units: " + Durations.UNITS + ".")
     Duration delay;
@@ -53,7 +53,7 @@ final class ServeCommand implements Callable<Integer> {
                     + " and Jetty).")
     int threads;
 
-    @Option(names = "--grace", paramLabel = "DURATION", defaultValue = "3s",
+    @Option(names = "--grace", paramLabel = "DURATION", defaultValue = ServeConfig.DEFAULT_GRACE_TEXT,
             description = "On Ctrl-C or SIGTERM, how long in-flight pages may finish (default: ${DEFAULT-VALUE})."
                     + " Units: " + Durations.UNITS + ".")
     Duration grace;

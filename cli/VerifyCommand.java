@@ -31,6 +31,8 @@ final class VerifyCommand implements Callable<Integer> {
     @CommandLine.Mixin
     Selection selection;
 
+    // Not serve's default (ServeConfig.DEFAULT_DELAY, 1ms): progressive arrival can be told from noise only at
+    // Verifier.MIN_DELAY (10ms) and more, so verify starts its servers at a delay well above it.
     @Option(names = "--delay", paramLabel = "DURATION", defaultValue = "50ms",
             description = "Delay per item while verifying; large, so that progressive arrival shows"
                     + " (default: ${DEFAULT-VALUE}). With --target, the server's own delay applies."
