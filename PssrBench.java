@@ -22,7 +22,7 @@
 //DEPS io.jstach:jstachio-apt:1.3.7
 // JDK 23+ no longer runs annotation processors found on the class path unless asked to.
 //JAVAC_OPTIONS -proc:full
-//SOURCES core/*.java engines/*.java frameworks/*.java modes/*.java bench/*.java
+//SOURCES core/*.java engines/*.java frameworks/*.java modes/*.java bench/*.java cli/*.java
 //FILES templates/=templates/
 //FILES data/=data/
 //FILES assets/=assets/
@@ -35,6 +35,6 @@
  */
 public class PssrBench {
     public static void main(String[] args) {
-        System.exit(core.Cli.run(args));
+        System.exit(cli.Cli.run(args));
     }
 }

@@ -15,12 +15,12 @@ import java.net.UnknownHostException;
  * it differently. A host that does not resolve or is not this machine's is bad input (exit 2); a port in use is
  * not (exit 1: the same command works once the port is free).
  */
-final class ListenAddress {
+public final class ListenAddress {
 
     private ListenAddress() {
     }
 
-    static void check(String host, int port) {
+    public static void check(String host, int port) {
         InetAddress address;
         try {
             address = InetAddress.getByName(host);

@@ -55,7 +55,7 @@ public final class Provenance {
     public static Map<String, Object> record(String command, String loadGenerator, Map<String, ?> flags,
                                              Map<String, ?> more) {
         Map<String, Object> p = new LinkedHashMap<>();
-        p.put("pssrbench", Cli.VERSION);
+        p.put("pssrbench", Version.VERSION);
         p.put("git", git());
         p.put("command", command);
         p.put("started", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());

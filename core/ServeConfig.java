@@ -7,10 +7,14 @@ public record ServeConfig(Server server, Engine engine, Mode mode, String host, 
                           Duration delay, int threads, Duration grace, int failAfter) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
-    public static final Duration DEFAULT_DELAY = Duration.ofMillis(1);
+    /** serve's --delay as written on the command line (an annotation's default must be a constant string). */
+    public static final String DEFAULT_DELAY_TEXT = "1ms";
+    public static final Duration DEFAULT_DELAY = Durations.parse(DEFAULT_DELAY_TEXT);
     /** The default size of the platform pool of the blocking mode: Tomcat's and Jetty's default max threads. */
     public static final int DEFAULT_THREADS = 200;
-    public static final Duration DEFAULT_GRACE = Duration.ofSeconds(3);
+    /** serve's --grace as written on the command line. */
+    public static final String DEFAULT_GRACE_TEXT = "3s";
+    public static final Duration DEFAULT_GRACE = Durations.parse(DEFAULT_GRACE_TEXT);
 
     public ServeConfig {
         Registry.validate(server, engine, mode);

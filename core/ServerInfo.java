@@ -31,7 +31,7 @@ public record ServerInfo(String pssrbench, String java, String server, String en
 
     /** What a server started with {@code config} says about itself. */
     public static ServerInfo of(ServeConfig config) {
-        return new ServerInfo(Cli.VERSION, Runtime.version().toString(), config.server().id(), config.engine().id(),
+        return new ServerInfo(Version.VERSION, Runtime.version().toString(), config.server().id(), config.engine().id(),
                 config.mode().id(), Durations.format(config.delay()), config.delay().toNanos(), config.threads(),
                 Arrays.stream(Page.values()).map(p -> new PageInfo(p.id(), p.path(), p.items().size())).toList());
     }

@@ -34,7 +34,7 @@ public final class ServerStats implements ServerStatsMXBean {
     }
 
     /** Registers the statistics of this server with the platform MBean server. */
-    static void register(Site site) {
+    public static void register(Site site) {
         try {
             ManagementFactory.getPlatformMBeanServer().registerMBean(new ServerStats(site, site.config().delay()),
                     new ObjectName(NAME));

@@ -120,7 +120,7 @@ public record Target(URI url, ServerInfo info, Combination combination, Duration
                     Registry.mode(info.mode()));
         } catch (UsageException e) {
             throw new Failure("the server at " + url + " runs " + info.combinationIds() + " (pssrbench "
-                    + info.pssrbench() + "), which this pssrbench " + Cli.VERSION + " does not know.");
+                    + info.pssrbench() + "), which this pssrbench " + Version.VERSION + " does not know.");
         }
     }
 

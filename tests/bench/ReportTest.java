@@ -1,6 +1,6 @@
 package bench;
 
-import core.Cli;
+import cli.Cli;
 import core.Row;
 import core.Summary;
 import org.jsoup.Jsoup;

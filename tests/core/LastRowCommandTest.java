@@ -1,5 +1,6 @@
 package core;
 
+import cli.Cli;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

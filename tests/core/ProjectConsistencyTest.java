@@ -17,7 +17,9 @@ import java.util.regex.Pattern;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The things kept in two places stay equal: jbang's //DEPS and the pom; the registry and the README. */
+/**
+ * The things kept in two places stay equal: jbang's //DEPS and //SOURCES and the pom; the registry and the README.
+ */
 class ProjectConsistencyTest {
 
     private static final Path ROOT = Path.of(System.getProperty("user.dir"));
@@ -54,6 +56,67 @@ class ProjectConsistencyTest {
         // jbang has no compile-only scope: the annotation processor is a //DEPS there, a processor path in the pom.
         maven.add("io.jstach:jstachio-apt:" + properties.get("jstachio.version"));
         assertEquals(maven, jbang);
+    }
+
+    /**
+     * jbang compiles the folders of //SOURCES, Maven those of the compiler's includes: the same folders, and every
+     * folder that holds main sources (a folder in neither would be left out of both builds without a word).
+     */
+    @Test
+    void jbangAndMavenCompileTheSameFolders() throws Exception {
+        Matcher line = Pattern.compile("(?m)^//SOURCES (.+)$")
+                .matcher(Files.readString(ROOT.resolve("PssrBench.java")));
+        assertTrue(line.find(), "PssrBench.java has a //SOURCES line");
+        TreeSet<String> jbang = new TreeSet<>();
+        for (String glob : line.group(1).trim().split("\\s+")) {
+            assertTrue(glob.matches("[a-z]+/\\*\\.java"), "//SOURCES lists FOLDER/*.java, not " + glob);
+            jbang.add(glob.substring(0, glob.indexOf('/')));
+        }
+
+        var pom = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(ROOT.resolve("pom.xml").toFile());
+        TreeSet<String> maven = new TreeSet<>();
+        NodeList plugins = pom.getElementsByTagName("plugin");
+        for (int i = 0; i < plugins.getLength(); i++) {
+            Element plugin = (Element) plugins.item(i);
+            if (text(plugin, "artifactId").equals("maven-compiler-plugin")) {
+                Element configuration = child(plugin, "configuration");   // the main compile's, not testCompile's
+                NodeList includes = child(configuration, "includes").getElementsByTagName("include");
+                for (int j = 0; j < includes.getLength(); j++) {
+                    String include = includes.item(j).getTextContent().trim();
+                    if (!include.equals("PssrBench.java")) {
+                        assertTrue(include.matches("[a-z]+/\\*\\*/\\*\\.java"), "pom includes FOLDER/**/*.java, not "
+                                + include);
+                        maven.add(include.substring(0, include.indexOf('/')));
+                    }
+                }
+            }
+        }
+        assertEquals(jbang, maven, "//SOURCES in PssrBench.java and the compiler's includes in pom.xml");
+
+        TreeSet<String> withSources = new TreeSet<>();
+        try (var folders = Files.list(ROOT)) {
+            for (Path folder : folders.filter(Files::isDirectory).toList()) {
+                String name = folder.getFileName().toString();
+                if (name.startsWith(".") || name.equals("tests") || name.equals("target")) {
+                    continue;
+                }
+                try (var files = Files.list(folder)) {   // a package is one folder: //SOURCES takes FOLDER/*.java
+                    if (files.anyMatch(f -> f.toString().endsWith(".java"))) {
+                        withSources.add(name);
+                    }
+                }
+            }
+        }
+        assertEquals(withSources, jbang, "the folders that hold .java files are in //SOURCES");
+    }
+
+    private static Element child(Element parent, String tag) {
+        for (var n = parent.getFirstChild(); n != null; n = n.getNextSibling()) {
+            if (n instanceof Element e && e.getTagName().equals(tag)) {
+                return e;
+            }
+        }
+        throw new AssertionError("no <" + tag + "> in <" + parent.getTagName() + ">");
     }
 
     @Test

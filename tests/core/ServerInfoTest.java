@@ -26,7 +26,7 @@ class ServerInfoTest {
                 assertEquals(200, r.statusCode(), server.id());
                 assertEquals("application/json", r.headers().firstValue("content-type").orElse(""), server.id());
                 JsonNode info = new ObjectMapper().readTree(r.body());
-                assertEquals(Cli.VERSION, info.path("pssrbench").asText(), r.body());
+                assertEquals(Version.VERSION, info.path("pssrbench").asText(), r.body());
                 assertEquals(c.server().id(), info.path("server").asText(), r.body());
                 assertEquals(c.engine().id(), info.path("engine").asText(), r.body());
                 assertEquals(c.mode().id(), info.path("mode").asText(), r.body());

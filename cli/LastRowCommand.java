@@ -1,4 +1,9 @@
-package core;
+package cli;
+
+import core.Failure;
+import core.Row;
+import core.Summary;
+import core.UsageException;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -1,5 +1,7 @@
-package core;
+package cli;
 
+import core.Provenance;
+import core.UsageException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -1,0 +1,159 @@
+package cli;
+
+import bench.Bench;
+import core.Combination;
+import core.CpuList;
+import core.Durations;
+import core.Logs;
+import core.Page;
+import core.Provenance;
+import core.Registry;
+import core.ServeConfig;
+import core.Signals;
+import core.Target;
+import core.UsageException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/** {@code bench}: a sweep with the built-in load generator, each combination in its own server JVM. */
+@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        description = "Measure combinations with the built-in load generator (by default every engine and mode"
+                + " on ${sys:pssrbench.server}): each in its own server JVM, verified first, then every page x"
+                + " connection count (x rate); results in --out.")
+final class BenchCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.Mixin
+    Selection selection;
+
+    @Option(names = "--page", split = ",", paramLabel = "ID", defaultValue = "stocks",
+            description = "Pages (default: ${DEFAULT-VALUE}).")
+    List<String> pages;
+
+    @Option(names = "--connections", split = ",", paramLabel = "N", defaultValue = "1,2,4,8,16,32,64,128",
+            description = "Concurrent connections per point (default: ${DEFAULT-VALUE}).")
+    List<Integer> connections;
+
+    @Option(names = "--rate", split = ",", paramLabel = "REQ_PER_S",
+            description = "Open loop at these rates (requests/s); without it, a closed loop.")
+    List<Double> rates = List.of();
+
+    @Option(names = "--warmup", paramLabel = "DURATION", defaultValue = "1s",
+            description = "Warm-up before each point (default: ${DEFAULT-VALUE})."
+                    + " Units: " + Durations.UNITS + ".")
+    Duration warmup;
+
+    @Option(names = "--duration", paramLabel = "DURATION", defaultValue = "3s",
+            description = "Measured window of each point (default: ${DEFAULT-VALUE})."
+                    + " Units: " + Durations.UNITS + ".")
+    Duration duration;
+
+    // serve's default on purpose: bench measures the servers at the delay they serve with by default (each server
+    // JVM gets it as --delay).
+    @Option(names = "--delay", paramLabel = "DURATION", defaultValue = ServeConfig.DEFAULT_DELAY_TEXT,
+            description = "Per-item delay of the data source (default: ${DEFAULT-VALUE})."
+                    + " Units: " + Durations.UNITS + ".")
+    Duration delay;
+
+    @Option(names = "--load-threads", paramLabel = "N", defaultValue = "1",
+            description = "Threads of the load generator (default: ${DEFAULT-VALUE}).")
+    int loadThreads;
+
+    @Option(names = "--server-cpus", paramLabel = "LIST",
+            description = "Pin the server JVM to these CPUs (taskset -c LIST: numbers and ranges, e.g. 1 or"
+                    + " 0-1,3).")
+    String serverCpus;
+
+    @Option(names = "--client-cpus", paramLabel = "LIST",
+            description = "Pin this JVM, the load generator, to these CPUs (taskset -a -p -c LIST, same syntax).")
+    String clientCpus;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Results folder (default: results/<UTC timestamp>).")
+    Path out;
+
+    @Option(names = "--resume", description = "Continue the interrupted sweep in --out: measure only the points"
+            + " its summary.csv does not hold yet.")
+    boolean resume;
+
+    @Option(names = "--jfr", description = "Keep a JFR recording (JDK 'default' settings) of the server per point,"
+            + " in jfr/.")
+    boolean jfr;
+
+    @Option(names = "--no-baseline", description = "Do not add the raw baseline engine on each selected server and"
+            + " mode (then ceiling_fraction stays empty).")
+    boolean noBaseline;
+
+    @Override
+    public Integer call() throws Exception {
+        List<Page> chosenPages = pages.stream().<Page>map(Page::byId).toList();
+        if (connections.stream().anyMatch(c -> c < 1) || loadThreads < 1) {
+            throw new UsageException("--connections and --load-threads take whole numbers of at least 1.");
+        }
+        if (rates.stream().anyMatch(r -> r <= 0)) {
+            throw new UsageException("--rate takes positive requests per second.");
+        }
+        if (duration.isZero()) {
+            throw new UsageException("--duration must be longer than 0.");
+        }
+        if (resume && out == null) {
+            throw new UsageException("--resume continues a sweep: name its folder with --out=DIR.");
+        }
+        if (resume && !Files.isRegularFile(out.resolve("summary.csv"))) {
+            throw new UsageException("nothing to resume: " + out + " has no summary.csv.");
+        }
+        Path folder = out != null ? out : Path.of("results", DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
+                .withZone(ZoneOffset.UTC).format(Instant.now()));
+        if (serverCpus != null) {
+            CpuList.check("--server-cpus", serverCpus);
+        }
+        if (clientCpus != null) {
+            CpuList.check("--client-cpus", clientCpus);
+        }
+        // The last check, after every usage error: one request to a running server, before anything is written.
+        Target running = selection.target(delay, Cli.given(spec, "--delay"));
+        List<Combination> chosen = running == null
+                ? selection.combinations(List.of(Registry.SERVERS.get(0).id())) : List.of(running.combination());
+        URI target = running == null ? null : running.url();
+        List<String> serverPrefix = serverCpus == null ? List.of() : List.of("taskset", "-c", serverCpus);
+        if (clientCpus != null) {
+            Process pin = new ProcessBuilder("taskset", "-a", "-p", "-c", clientCpus,
+                    String.valueOf(ProcessHandle.current().pid())).redirectErrorStream(true).start();
+            if (pin.waitFor() != 0) {
+                throw new UsageException("cannot pin to CPUs '" + clientCpus + "': "
+                        + new String(pin.getInputStream().readAllBytes()).strip() + ".");
+            }
+        }
+        Logs.configure();
+        Map<String, Object> flags = Provenance.flags(spec.commandLine().getParseResult());
+        if (!noBaseline && target == null) {
+            chosen = Bench.withBaselines(chosen);
+        }
+        flags.put("selected", chosen.stream().map(Combination::toString).toList());
+        var sweep = new Bench.Sweep(chosen, chosenPages, connections, rates, warmup, duration, delay,
+                loadThreads, folder, serverPrefix, flags, resume, jfr, target);
+        if (running != null) {
+            spec.commandLine().getOut().println("bench: " + running.note());
+        }
+        Bench bench = new Bench(sweep, spec.commandLine().getOut());
+        Runnable restoreSignals = Signals.onTermination(bench::stop);
+        try {
+            int invalid = bench.run();
+            return invalid < 0 ? 130 : invalid == 0 ? 0 : 1;   // 130: stopped by Ctrl-C, as shells report it
+        } finally {
+            restoreSignals.run();
+        }
+    }
+}

@@ -1,0 +1,132 @@
+package cli;
+
+import core.Durations;
+import core.Failure;
+import core.Page;
+import core.PortInUseException;
+import core.Registry;
+import core.UsageException;
+import core.Version;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The command line: {@code serve} (the default), {@code list}, {@code verify}, {@code bench}, {@code wrk-row},
+ * {@code provenance} and {@code report}. Exit codes: 0 success, 1 a failure at run time (port in use, verification
+ * failed), 2 a usage error. Errors are one sentence, no stack trace. This file is the top command (parsing,
+ * converters, how errors are told, the default command, help); each subcommand is a file of its own in this folder,
+ * the options they share a mixin ({@link Selection}).
+ */
+@Command(name = "pssrbench", mixinStandardHelpOptions = true, versionProvider = Cli.VersionProvider.class,
+        sortOptions = false, usageHelpAutoWidth = true,
+        description = {"Progressive server-side rendering benchmark: one server, engine and mode per run, streaming"
+                + " the Presentations (${sys:pssrbench.presentations} items) and Stocks"
+                + " (${sys:pssrbench.stocks} items) pages.",
+                "",
+                "Servers: ${sys:pssrbench.servers}",
+                "Engines: ${sys:pssrbench.engines}",
+                "Modes:   ${sys:pssrbench.modes}",
+                ""},
+        footer = {"", "Without a command, serve (its flags: pssrbench help serve). Example:",
+                "  jbang PssrBench.java --server=nima --engine=jstachio --mode=virtual"},
+        subcommands = {ServeCommand.class, ListCommand.class, VerifyCommand.class, BenchCommand.class,
+                WrkRowCommand.class, LastRowCommand.class, ProvenanceCommand.class, ReportCommand.class,
+                CommandLine.HelpCommand.class})
+public final class Cli {
+
+    /** Runs the command line and returns the exit code; output goes to the given writers. */
+    public static int run(PrintWriter out, PrintWriter err, String... args) {
+        describeRegistry();
+        CommandLine cli = new CommandLine(new Cli());
+        cli.setOut(out).setErr(err);
+        cli.registerConverter(Duration.class, text -> {
+            try {
+                return Durations.parse(text);
+            } catch (UsageException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        });
+        cli.setParameterExceptionHandler((ex, a) -> {
+            String message = ex.getMessage();
+            ex.getCommandLine().getErr().println("pssrbench: " + message
+                    + (message.endsWith(".") ? "" : ".") + " See 'pssrbench --help'.");
+            return 2;
+        });
+        cli.setExecutionExceptionHandler((ex, commandLine, parsed) -> {
+            commandLine.getErr().println("pssrbench: " + ex.getMessage());
+            if (ex instanceof UsageException) {
+                return 2;
+            }
+            if (!(ex instanceof PortInUseException) && !(ex instanceof Failure)) {
+                ex.printStackTrace(commandLine.getErr());   // a bug, not bad input: keep the evidence
+            }
+            return 1;
+        });
+        String unknown = unknownCommand(cli, args);
+        if (unknown != null) {
+            err.println("pssrbench: " + unknown);
+            err.flush();
+            return 2;
+        }
+        return cli.execute(withDefaultSubcommand(cli, args));
+    }
+
+    public static int run(String... args) {
+        return run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
+    }
+
+    /**
+     * A first word (or the word after help) that is neither an option nor a command: one sentence naming the
+     * commands, instead of serve's "unmatched argument" (a word that is not an option defaults to serve otherwise).
+     */
+    private static String unknownCommand(CommandLine cli, String[] args) {
+        java.util.Set<String> commands = cli.getSubcommands().keySet();
+        int at = args.length > 0 && args[0].equals("help") ? 1 : 0;
+        if (args.length <= at || args[at].startsWith("-") || args[at].startsWith("@")   // @FILE: picocli's
+                || commands.contains(args[at])) {
+            return null;
+        }
+        return "unknown command '" + args[at] + "'; commands: " + String.join(", ", commands.stream()
+                .map(c -> c.equals("serve") ? "serve (the default)" : c).toList()) + ".";
+    }
+
+    private static String[] withDefaultSubcommand(CommandLine cli, String[] args) {
+        if (args.length > 0 && (cli.getSubcommands().containsKey(args[0])
+                || List.of("-h", "--help", "-V", "--version").contains(args[0]))) {
+            return args;
+        }
+        String[] serve = new String[args.length + 1];
+        serve[0] = "serve";
+        System.arraycopy(args, 0, serve, 1, args.length);
+        return serve;
+    }
+
+    /** Help text derives from the registry: picocli interpolates these in descriptions and defaults. */
+    private static void describeRegistry() {
+        System.setProperty("pssrbench.servers", Registry.serverIds());
+        System.setProperty("pssrbench.engines", Registry.engineIds());
+        System.setProperty("pssrbench.modes", Registry.modeIds());
+        System.setProperty("pssrbench.server", Registry.SERVERS.get(0).id());
+        System.setProperty("pssrbench.engine", Registry.ENGINES.get(0).id());
+        System.setProperty("pssrbench.mode", Registry.modes(Registry.ENGINES.get(0))
+                .iterator().next().id());
+        System.setProperty("pssrbench.presentations", String.valueOf(Page.PRESENTATIONS.items().size()));
+        System.setProperty("pssrbench.stocks", String.valueOf(Page.STOCKS.items().size()));
+    }
+
+    /** Whether the user gave {@code option} (not its default). */
+    static boolean given(CommandLine.Model.CommandSpec spec, String option) {
+        return spec.commandLine().getParseResult().hasMatchedOption(option);
+    }
+
+    static final class VersionProvider implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"pssrbench " + Version.VERSION + " (Java " + Runtime.version() + ")"};
+        }
+    }
+}

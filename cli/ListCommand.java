@@ -1,0 +1,36 @@
+package cli;
+
+import core.Matrix;
+import core.Registry;
+import core.UsageException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+
+/** {@code list}: every valid combination, for scripts, or the README's matrix tables. */
+@Command(name = "list", mixinStandardHelpOptions = true,
+        description = "Print every valid combination, one per line: server engine mode.")
+final class ListCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "lines",
+            description = "lines (for scripts) or markdown (the README's matrix tables) (default: ${DEFAULT-VALUE}).")
+    String format;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        switch (format) {
+            case "lines" -> Registry.combinations().forEach(out::println);
+            case "markdown" -> out.print(Matrix.markdown());
+            default -> throw new UsageException("unknown --format '" + format + "'; valid formats: lines,"
+                    + " markdown.");
+        }
+        out.flush();
+        return 0;
+    }
+}

@@ -1,0 +1,65 @@
+package cli;
+
+import core.Combination;
+import core.Registry;
+import core.Target;
+import core.UsageException;
+import picocli.CommandLine.Option;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Which combinations verify and bench take: comma lists checked against the registry, or --all; --target
+ * names one combination that is already running elsewhere. A picocli mixin: both commands declare it with
+ * {@code @Mixin}.
+ */
+final class Selection {
+    @Option(names = "--server", split = ",", paramLabel = "ID",
+            description = "Servers, comma-separated: ${sys:pssrbench.servers}.")
+    List<String> servers = List.of();
+
+    @Option(names = "--engine", split = ",", paramLabel = "ID",
+            description = "Engines, comma-separated: ${sys:pssrbench.engines} (default: all).")
+    List<String> engines = List.of();
+
+    @Option(names = "--mode", split = ",", paramLabel = "ID",
+            description = "Modes, comma-separated: ${sys:pssrbench.modes} (default: all).")
+    List<String> modes = List.of();
+
+    @Option(names = "--all", description = "Every valid combination.")
+    boolean all;
+
+    @Option(names = "--target", paramLabel = "URL", description = "A server that is already running at URL"
+            + " instead of one started here; its combination and delay come from its /info.json (--server,"
+            + " --engine and --mode may be left out, or must match).")
+    String target;
+
+    /** The selected combinations; {@code defaultServers} when no --server is given (empty: every server). */
+    List<Combination> combinations(List<String> defaultServers) {
+        if (all && !(servers.isEmpty() && engines.isEmpty() && modes.isEmpty())) {
+            throw new UsageException("--all selects every combination: leave out --server, --engine and --mode.");
+        }
+        return all ? Registry.combinations()
+                : Registry.select(servers.isEmpty() ? defaultServers : servers, engines, modes);
+    }
+
+    /**
+     * The server at --target (null without it), what it runs checked against the flags: one request to it.
+     * {@code delay} is the command's --delay, {@code delayGiven} whether the user gave it.
+     */
+    Target target(Duration delay, boolean delayGiven) {
+        if (target == null) {
+            return null;
+        }
+        if (all || servers.size() > 1 || engines.size() > 1 || modes.size() > 1) {
+            throw new UsageException("--target is one running server: give at most one --server, --engine and"
+                    + " --mode (none: they are taken from the server).");
+        }
+        return Target.resolve(target, first(servers), first(engines), first(modes), delay, delayGiven);
+    }
+
+    private static String first(List<String> ids) {
+        return ids.isEmpty() ? null : ids.get(0);
+    }
+}

@@ -1,0 +1,88 @@
+package cli;
+
+import core.Durations;
+import core.ListenAddress;
+import core.Logs;
+import core.Registry;
+import core.ServeConfig;
+import core.Server;
+import core.ServerStats;
+import core.Signals;
+import core.Site;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+/** {@code serve}, the default command: one combination until Ctrl-C or SIGTERM. */
+@Command(name = "serve", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        description = "Serve /presentations and /stocks progressively with one combination until Ctrl-C or"
+                + " SIGTERM (in-flight pages get --grace to finish).")
+final class ServeCommand implements Callable<Integer> {
+
+    @Option(names = "--server", paramLabel = "ID", defaultValue = "${sys:pssrbench.server}",
+            description = "HTTP server: ${sys:pssrbench.servers} (default: ${DEFAULT-VALUE}).")
+    String server;
+
+    @Option(names = "--engine", paramLabel = "ID", defaultValue = "${sys:pssrbench.engine}",
+            description = "Template engine: ${sys:pssrbench.engines} (default: ${DEFAULT-VALUE}).")
+    String engine;
+
+    @Option(names = "--mode", paramLabel = "ID", defaultValue = "${sys:pssrbench.mode}",
+            description = "Mode: ${sys:pssrbench.modes} (default: ${DEFAULT-VALUE}).")
+    String mode;
+
+    @Option(names = "--host", paramLabel = "ADDR", defaultValue = ServeConfig.DEFAULT_HOST,
+            description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+    String host;
+
+    @Option(names = "--port", paramLabel = "N", defaultValue = "8080",
+            description = "Port to listen on; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(names = "--delay", paramLabel = "DURATION", defaultValue = ServeConfig.DEFAULT_DELAY_TEXT,
+            description = "Per-item delay of the data source (default: ${DEFAULT-VALUE})."
+                    + " Units: " + Durations.UNITS + ".")
+    Duration delay;
+
+    @Option(names = "--threads", paramLabel = "N", defaultValue = "" + ServeConfig.DEFAULT_THREADS,
+            description = "Platform threads of the blocking mode's pool (default: ${DEFAULT-VALUE}, as Tomcat"
+                    + " and Jetty).")
+    int threads;
+
+    @Option(names = "--grace", paramLabel = "DURATION", defaultValue = ServeConfig.DEFAULT_GRACE_TEXT,
+            description = "On Ctrl-C or SIGTERM, how long in-flight pages may finish (default: ${DEFAULT-VALUE})."
+                    + " Units: " + Durations.UNITS + ".")
+    Duration grace;
+
+    @Option(names = "--fail-after", paramLabel = "N", defaultValue = "-1",
+            description = "Testing: the data source fails after N items, to exercise aborted pages"
+                    + " (default: ${DEFAULT-VALUE}, never).")
+    int failAfter;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        ServeConfig config = new ServeConfig(Registry.server(server), Registry.engine(engine),
+                Registry.mode(mode), host, port, delay, threads, grace, failAfter);
+        Logs.configure();
+        Site site = new Site(config);
+        ListenAddress.check(config.host(), config.port());
+        ServerStats.register(site);
+        Server.Running running = config.server().start(config, site);
+        CountDownLatch stop = new CountDownLatch(1);
+        Signals.onTermination(stop::countDown);
+        System.out.printf(Locale.ROOT, "pssrbench: serving http://%s:%d/ server=%s engine=%s mode=%s delay=%s%n",
+                config.host(), running.port(), config.server().id(), config.engine().id(),
+                config.mode().id(), Durations.format(config.delay()));
+        System.out.flush();
+        stop.await();
+        site.drain(config.grace());
+        running.close();
+        site.close();
+        System.out.println("pssrbench: stopped");
+        return 0;
+    }
+}

@@ -1,0 +1,96 @@
+package cli;
+
+import core.Combination;
+import core.Durations;
+import core.Logs;
+import core.Page;
+import core.Target;
+import core.UsageException;
+import core.Verifier;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/** {@code verify}: start each selected combination, or reach a running one, and check both pages. */
+@Command(name = "verify", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        description = "Start each selected combination (all by default) on a free loopback port and check both"
+                + " pages: status and headers, the same bytes as every engine, the reference page, well-formed"
+                + " HTML, progressive arrival and identical bodies under concurrency. Exits 1 if any check"
+                + " fails.")
+final class VerifyCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.Mixin
+    Selection selection;
+
+    // Not serve's default (ServeConfig.DEFAULT_DELAY, 1ms): progressive arrival can be told from noise only at
+    // Verifier.MIN_DELAY (10ms) and more, so verify starts its servers at a delay well above it.
+    @Option(names = "--delay", paramLabel = "DURATION", defaultValue = "50ms",
+            description = "Delay per item while verifying; large, so that progressive arrival shows"
+                    + " (default: ${DEFAULT-VALUE}). With --target, the server's own delay applies."
+                    + " Units: " + Durations.UNITS + ".")
+    Duration delay;
+
+    @Option(names = "--concurrency", paramLabel = "N", defaultValue = "50",
+            description = "Concurrent requests per page that must all return the same body"
+                    + " (default: ${DEFAULT-VALUE}).")
+    int concurrency;
+
+    @Override
+    public Integer call() {
+        if (concurrency < 1) {   // before --target is asked, as every usage error
+            throw new UsageException("--concurrency must be at least 1.");
+        }
+        Target target = selection.target(delay, Cli.given(spec, "--delay"));
+        List<Combination> chosen = target == null ? selection.combinations(List.of())
+                : List.of(target.combination());
+        Logs.configure();
+        PrintWriter out = spec.commandLine().getOut();
+        Verifier verifier = target == null ? new Verifier(delay, concurrency)
+                : Verifier.ofRunning(target.delay(), concurrency);
+        if (target == null) {
+            out.printf(Locale.ROOT, "verify: delay %s per item, %d concurrent requests per page%n",
+                    Durations.format(delay), concurrency);
+        } else {
+            out.printf(Locale.ROOT, "verify: %s; %d concurrent requests per page%n", target.note(), concurrency);
+        }
+        if (!verifier.checksProgressive()) {
+            out.println("verify: " + verifier.whyNotProgressive());
+        }
+        String pageHeads = String.join(" | ", Arrays.stream(Page.values())
+                .map(p -> String.format(Locale.ROOT, "%-34s", p.id() + ": ttfb total chunks lag")).toList());
+        out.printf(Locale.ROOT, "%-8s %-9s %-9s %s | result%n", "server", "engine", "mode", pageHeads);
+        int failed = 0;
+        for (Combination c : chosen) {
+            Verifier.Result r = target == null ? verifier.verify(c) : verifier.verify(c, target.url());
+            StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%-8s %-9s %-9s ",
+                    c.server().id(), c.engine().id(), c.mode().id()));
+            for (Verifier.PageResult p : r.pages()) {
+                row.append(String.format(Locale.ROOT, "%-34s | ", ms(p.ttfbMs(), "%.1f") + " "
+                        + ms(p.totalMs(), "%.0f") + " " + p.chunks() + " " + ms(p.lagMs(), "%.1f")));
+            }
+            row.append(r.ok() ? "OK" : "FAIL");
+            out.println(row);
+            r.allProblems().forEach(p -> out.println("    " + p));
+            out.flush();
+            failed += r.ok() ? 0 : 1;
+        }
+        out.println(failed == 0 ? "verify: all " + chosen.size() + " combinations passed"
+                : "verify: " + failed + " of " + chosen.size() + " combinations FAILED");
+        out.flush();
+        return failed == 0 ? 0 : 1;
+    }
+
+    /** Milliseconds for a table cell; "-" for what was not measured. */
+    private static String ms(double value, String format) {
+        return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, format + "ms", value);
+    }
+}
