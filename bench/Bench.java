@@ -65,12 +65,6 @@ public final class Bench {
     private static final long JMX_SAMPLE_MILLIS = 1000;
 
     /** One point of the sweep; {@code rate} 0 is the closed loop. */
-    record Point(Combination combination, Page page, int connections, double rate) {
-        String name() {
-            return label(combination) + "-" + page.id() + "-c" + connections + (rate > 0 ? "-r" + (long) rate : "");
-        }
-    }
-
     private final Sweep sweep;
     private final PrintWriter console;
     private final List<Row> rows = new ArrayList<>();
@@ -164,7 +158,7 @@ public final class Bench {
                 continue;
             }
             String unverified = verify(c);
-            Path log = sweep.out().resolve("logs/" + label(c) + ".server.log");
+            Path log = sweep.out().resolve("logs/" + Point.label(c) + ".server.log");
             try (ServerProcess server = ServerProcess.start(c, sweep.delay(), sweep.serverCpuPrefix(), log)) {
                 measureAll(group.getValue(), server.base(), server,
                         unverified != null ? unverified : checkBytes(server.base(), expected), expected, progress,
@@ -214,17 +208,13 @@ public final class Bench {
         }
     }
 
-    private static String label(Combination c) {
-        return c.server().id() + "-" + c.engine().id() + "-" + c.mode().id();
-    }
-
     /**
      * {@code verify} of one combination (progressive, correct, the same bytes under concurrency), in a JVM of its
      * own like the measured server: this JVM, the load generator's, never runs a server. Returns why it failed, or
      * null; its output is kept in logs/.
      */
     private String verify(Combination c) throws IOException, InterruptedException {
-        Path log = sweep.out().resolve("logs/" + label(c) + ".verify.log");
+        Path log = sweep.out().resolve("logs/" + Point.label(c) + ".verify.log");
         Process p = new ProcessBuilder(ServerProcess.command(List.of(), "verify", "--server=" + c.server().id(),
                 "--engine=" + c.engine().id(), "--mode=" + c.mode().id(), "--delay=20ms", "--concurrency=10"))
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();

@@ -16,7 +16,7 @@ import java.util.Map;
  */
 final class PointRows {
 
-    static final String TOOL = "pssrbench";
+    static final String TOOL = Row.PSSRBENCH;
 
     private PointRows() {
     }
@@ -38,14 +38,14 @@ final class PointRows {
         }
     }
 
-    private static Row.Builder of(Bench.Point p) {
+    private static Row.Builder of(Point p) {
         Combination c = p.combination();
         return Row.builder(TOOL, c.server().id(), c.engine().id(), c.mode().id(), p.page().id(), p.connections(),
                 p.rate());
     }
 
     /** A point that was not measured, and why. */
-    static Row failed(Bench.Point p, String why) {
+    static Row failed(Point p, String why) {
         return of(p).failed(why).build();
     }
 
@@ -53,7 +53,7 @@ final class PointRows {
      * A measured point: the load generator's result, the server's resources over the same window, the data
      * source's floor for the page (NaN: unknown) and the note of a valid row (what could not be measured).
      */
-    static Row measured(Bench.Point p, LoadGenerator.Result r, Resources res, double sourceMs, String remark) {
+    static Row measured(Point p, LoadGenerator.Result r, Resources res, double sourceMs, String remark) {
         long requests = r.requests();
         boolean jmxOk = res.first != null;
         return of(p)
@@ -86,7 +86,7 @@ final class PointRows {
 
     /** Which point a row of bench's is, to tell the points a --resume still has to measure. */
     record Key(String server, String engine, String mode, String page, int connections, Long rate) {
-        static Key of(Bench.Point p) {
+        static Key of(Point p) {
             Combination c = p.combination();
             return new Key(c.server().id(), c.engine().id(), c.mode().id(), p.page().id(), p.connections(),
                     Row.wholeRate(p.rate()));

@@ -236,7 +236,7 @@ public final class Report {
             String label = engine.equals(RAW) ? (rawModes ? "raw/" + r.mode() : "raw") + " (baseline)"
                     : engine + "/" + r.mode();
             // The built-in load generator is the default; another tool's rows (wrk) say so in their label.
-            label += (r.tool().equals(PointRows.TOOL) ? "" : " [" + r.tool() + "]")
+            label += (r.tool().equals(Row.PSSRBENCH) ? "" : " [" + r.tool() + "]")
                     + (connections ? ", " + r.connections() + " connections" : "");
             int index = dataset.getSeriesIndex(label);
             if (index < 0) {
@@ -281,7 +281,7 @@ public final class Report {
             int engine = engines.indexOf(r.engine()) - 1;   // the baseline is index 0 and grey
             renderer.setSeriesPaint(i, baseline ? BASELINE : PALETTE[engine % PALETTE.length]);
             renderer.setSeriesShape(i, SHAPES[modes.indexOf(r.mode()) % SHAPES.length]);
-            boolean otherTool = tools && !r.tool().equals(PointRows.TOOL);
+            boolean otherTool = tools && !r.tool().equals(Row.PSSRBENCH);
             renderer.setSeriesStroke(i, baseline || otherTool ? new BasicStroke(2f, BasicStroke.CAP_BUTT,
                     BasicStroke.JOIN_ROUND, 1f, baseline ? new float[] {7f, 4f} : new float[] {2f, 3f}, 0f)
                     : new BasicStroke(2f));

@@ -65,13 +65,14 @@ final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
+        Registry.validate(Registry.server(server), Registry.engine(engine), Registry.mode(mode));   // names the valid
         ServeConfig config = new ServeConfig(Registry.server(server), Registry.engine(engine),
                 Registry.mode(mode), host, port, delay, threads, grace, failAfter);
         Logs.configure();
-        Site site = new Site(config);
+        Site site = config.site();
         ListenAddress.check(config.host(), config.port());
         ServerStats.register(site);
-        Server.Running running = config.server().start(config, site);
+        Server.Running running = config.server().start(config.listen(), site);
         CountDownLatch stop = new CountDownLatch(1);
         Signals.onTermination(stop::countDown);
         System.out.printf(Locale.ROOT, "pssrbench: serving http://%s:%d/ server=%s engine=%s mode=%s delay=%s%n",

@@ -4,7 +4,18 @@ package core;
 public record Combination(Server server, Engine engine, Mode mode) {
 
     public Combination {
-        Registry.validate(server, engine, mode);
+        check(server, engine, mode);
+    }
+
+    /**
+     * Refuses a mode the engine cannot render in. The command line checks first, with the list of valid modes
+     * (cli.Registry.validate); this is the guard for code that builds a combination itself.
+     */
+    public static void check(Server server, Engine engine, Mode mode) {
+        if (!mode.supports(engine)) {
+            throw new UsageException("mode " + mode.id() + " is not available with server " + server.id()
+                    + " and engine " + engine.id() + ".");
+        }
     }
 
     /** {@code server engine mode}: the line format of {@code list}. */

@@ -36,6 +36,21 @@ public interface Engine {
         return false;
     }
 
+    /** The whole page rendered in memory, without delay: the bytes every combination must serve. */
+    default String render(Page<?> page) {
+        java.io.StringWriter out = new java.io.StringWriter();
+        try {
+            renderInto(page, out);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return out.toString();
+    }
+
+    private <T> void renderInto(Page<T> page, java.io.Writer out) throws java.io.IOException {
+        templates().blocking(page).render(page.items(), out);
+    }
+
     /** Whether the engine has a non-blocking template for every page, which some modes need ({@link Mode#supports}). */
     default boolean nonBlocking() {
         return templates().nonBlocking();

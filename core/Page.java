@@ -2,21 +2,18 @@ package core;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.reactivex.rxjava3.core.Observable;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 
 /**
  * A benchmark page as data: its id and route, its items' type and data set (a classpath resource copied from the
  * published benchmark), and where its items sit in the rendered markup (for verification). Engines render a page
- * through the template they register for it ({@link Templates}), so a new page is one constant here, its data and
+ * through the template they register for it (core.Templates), so a new page is one constant here, its data and
  * reference, and a template per engine: no engine interface changes.
  *
  * @param <T> the type of the page's items
@@ -114,16 +111,6 @@ public final class Page<T> {
 
     public Class<T> itemType() {
         return itemType;
-    }
-
-    /** Renders this page with {@code engine}'s blocking template. */
-    public void render(Engine engine, Iterable<T> items, Writer out) throws IOException {
-        engine.templates().blocking(this).render(items, out);
-    }
-
-    /** Renders this page with {@code engine}'s non-blocking template. */
-    public CompletableFuture<Void> renderAsync(Engine engine, Observable<T> items, Appendable out) {
-        return engine.templates().nonBlocking(this).render(items, out);
     }
 
     @Override

@@ -82,14 +82,8 @@ public final class Reference {
     }
 
     /** One engine's in-memory rendering of a page, without delay. */
-    public static String render(Page page, Engine engine) {
-        StringWriter out = new StringWriter();
-        try {
-            page.render(engine, page.items(), out);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out.toString();
+    public static String render(Page<?> page, Engine engine) {
+        return engine.render(page);
     }
 
     private static synchronized List<String> reference(Page page) {

@@ -4,6 +4,7 @@ import io.reactivex.rxjava3.core.Observable;
 import io.reactivex.rxjava3.disposables.Disposable;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -23,7 +24,9 @@ public final class Render {
 
     private static final Logger LOG = Logger.getLogger("pssrbench");
 
-    private final ServeConfig config;
+    private final Engine engine;
+    private final Duration delay;
+    private final int failAfter;
     private final Page<?> page;
     private final ChunkWriter out;
     private final AtomicInteger inFlight;
@@ -34,8 +37,10 @@ public final class Render {
     private volatile ProgressiveItems<?> items;
     private volatile Disposable subscription;
 
-    Render(ServeConfig config, Page<?> page, ChunkSink sink, AtomicInteger inFlight) {
-        this.config = config;
+    Render(Engine engine, Duration delay, int failAfter, Page<?> page, ChunkSink sink, AtomicInteger inFlight) {
+        this.engine = engine;
+        this.delay = delay;
+        this.failAfter = failAfter;
         this.page = page;
         this.inFlight = inFlight;
         this.out = new ChunkWriter(bytes -> {
@@ -53,7 +58,7 @@ public final class Render {
     }
 
     private <T> Observable<T> source(Page<T> of) {
-        return DataSource.items(of.items(), config.delay(), config.failAfter());
+        return DataSource.items(of.items(), delay, failAfter);
     }
 
     /**
@@ -77,7 +82,7 @@ public final class Render {
             if (cancelled) {
                 progressive.cancel();
             }
-            of.render(config.engine(), progressive, out);
+            engine.templates().blocking(of).render(progressive, out);
         }
     }
 
@@ -120,7 +125,7 @@ public final class Render {
                     out.flush();
                 })
                 .doAfterNext(item -> out.flush());
-        return of.renderAsync(config.engine(), source, out);
+        return engine.templates().nonBlocking(of).render(source, out);
     }
 
     /** The client went away: stop promptly, dispose the subscription, fail the render. Any thread, idempotent. */

@@ -58,7 +58,7 @@ public record Row(String tool, String server, String engine, String mode, String
 
     /** A decimal as the file keeps it; NaN (not measured) is null. */
     private static Double kept(Double value) {
-        return value == null || value.isNaN() ? null : Double.valueOf(Summary.decimal(value));
+        return value == null || value.isNaN() ? null : Double.valueOf(decimal(value));
     }
 
     /**
@@ -245,4 +245,12 @@ public record Row(String tool, String server, String engine, String mode, String
                     vthreadsPeak, gcCount, gcMs, ceilingFraction, invalid != null ? invalid : remark);
         }
     }
+
+    /** How a decimal is written in results: three places, whatever the locale; rows keep what the file keeps. */
+    static String decimal(double value) {
+        return String.format(java.util.Locale.ROOT, "%.3f", value);
+    }
+
+    /** The tool column of the rows PssrBench's own load generator measures. */
+    public static final String PSSRBENCH = "pssrbench";
 }

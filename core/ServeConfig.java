@@ -2,7 +2,7 @@ package core;
 
 import java.time.Duration;
 
-/** Everything a running combination needs, validated: see {@link Registry#validate}. */
+/** Everything a running combination needs, validated ({@link Combination#check}). */
 public record ServeConfig(Server server, Engine engine, Mode mode, String host, int port,
                           Duration delay, int threads, Duration grace, int failAfter) {
 
@@ -17,7 +17,7 @@ public record ServeConfig(Server server, Engine engine, Mode mode, String host, 
     public static final Duration DEFAULT_GRACE = Durations.parse(DEFAULT_GRACE_TEXT);
 
     public ServeConfig {
-        Registry.validate(server, engine, mode);
+        Combination.check(server, engine, mode);
         if (port < 0 || port > 65535) {
             throw new UsageException("--port must be between 0 and 65535 (0 picks a free port), not " + port + ".");
         }
@@ -33,6 +33,21 @@ public record ServeConfig(Server server, Engine engine, Mode mode, String host, 
     public static ServeConfig of(Combination c, Duration delay) {
         return new ServeConfig(c.server(), c.engine(), c.mode(), DEFAULT_HOST, 0, delay, DEFAULT_THREADS,
                 DEFAULT_GRACE, -1);
+    }
+
+    /** The site this combination serves. */
+    public Site site() {
+        return new Site(new Site.Settings(engine, mode, delay, threads, grace, failAfter, info()));
+    }
+
+    /** Where and how the server listens. */
+    public Server.Listen listen() {
+        return new Server.Listen(host, port, threads, mode);
+    }
+
+    /** What the server says about itself at {@link ServerInfo#PATH}. */
+    public ServerInfo info() {
+        return ServerInfo.of(server.id(), engine.id(), mode.id(), delay, threads);
     }
 
     public Combination combination() {

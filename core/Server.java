@@ -54,7 +54,11 @@ public interface Server {
      *
      * @throws PortInUseException when the address is taken
      */
-    Running start(ServeConfig config, Site site);
+    Running start(Listen listen, Site site);
+
+    /** Where to listen, the platform threads of a blocking pool, and the mode (which some servers' threads follow). */
+    record Listen(String host, int port, int threads, Mode mode) {
+    }
 
     /** A started server. */
     interface Running extends AutoCloseable {

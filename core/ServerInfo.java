@@ -29,10 +29,10 @@ public record ServerInfo(String pssrbench, String java, String server, String en
     public record PageInfo(String id, String path, int items) {
     }
 
-    /** What a server started with {@code config} says about itself. */
-    public static ServerInfo of(ServeConfig config) {
-        return new ServerInfo(Version.VERSION, Runtime.version().toString(), config.server().id(), config.engine().id(),
-                config.mode().id(), Durations.format(config.delay()), config.delay().toNanos(), config.threads(),
+    /** What a server of this build running this combination says about itself. */
+    public static ServerInfo of(String server, String engine, String mode, Duration delay, int threads) {
+        return new ServerInfo(Version.VERSION, Runtime.version().toString(), server, engine, mode,
+                Durations.format(delay), delay.toNanos(), threads,
                 Arrays.stream(Page.values()).map(p -> new PageInfo(p.id(), p.path(), p.items().size())).toList());
     }
 

@@ -36,7 +36,7 @@ public final class ServerStats implements ServerStatsMXBean {
     /** Registers the statistics of this server with the platform MBean server. */
     public static void register(Site site) {
         try {
-            ManagementFactory.getPlatformMBeanServer().registerMBean(new ServerStats(site, site.config().delay()),
+            ManagementFactory.getPlatformMBeanServer().registerMBean(new ServerStats(site, site.settings().delay()),
                     new ObjectName(NAME));
         } catch (JMException e) {
             LOG.warning("server statistics are not available over JMX: " + e.getMessage());

@@ -20,7 +20,7 @@ public final class Site implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger("pssrbench");
 
-    private final ServeConfig config;
+    private final Settings config;
     private final byte[] index;
     private final AtomicInteger inFlight = new AtomicInteger();
     /**
@@ -37,16 +37,24 @@ public final class Site implements AutoCloseable {
     private final Map<Page, byte[]> pageBytes = new java.util.LinkedHashMap<>();
     private volatile boolean draining;
 
-    public Site(ServeConfig config) {
+    /**
+     * What a site needs to know: the engine and mode, the data source's delay (and a fault to inject), the render
+     * pool's size, the grace period it announces while draining, and what {@link ServerInfo#PATH} says.
+     */
+    public record Settings(Engine engine, Mode mode, Duration delay, int threads, Duration grace, int failAfter,
+                           ServerInfo info) {
+    }
+
+    public Site(Settings config) {
         this.config = config;
         this.index = indexPage(config).getBytes(StandardCharsets.UTF_8);
         this.workers = new Workers(config.threads());
         for (Page page : Page.values()) {
-            pageBytes.put(page, Reference.render(page, config.engine()).getBytes(StandardCharsets.UTF_8));
+            pageBytes.put(page, config.engine().render(page).getBytes(StandardCharsets.UTF_8));
         }
     }
 
-    public ServeConfig config() {
+    public Settings settings() {
         return config;
     }
 
@@ -162,7 +170,7 @@ public final class Site implements AutoCloseable {
 
     /** A new render of {@code page} for one request, writing its chunks to {@code sink}. */
     public Render render(Page<?> page, ChunkSink sink) {
-        Render render = new Render(config, page, sink, inFlight);
+        Render render = new Render(config.engine(), config.delay(), config.failAfter(), page, sink, inFlight);
         Request request = CURRENT.get();
         if (request != null) {   // created while handling a request: part of it
             request.join(render);
@@ -262,14 +270,14 @@ public final class Site implements AutoCloseable {
 
     /** The body of {@link ServerInfo#PATH}, built with Jackson from this server's configuration. */
     private byte[] info() {
-        return ServerInfo.of(config).toJson();   // per request: clients ask once before they start, not under load
+        return config.info().toJson();   // per request: clients ask once before they start, not under load
     }
 
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    private static String indexPage(ServeConfig c) {
+    private static String indexPage(Settings c) {
         StringBuilder links = new StringBuilder();
         for (Page p : Page.values()) {
             links.append("<li class=\"list-group-item\"><a href=\"").append(p.path()).append("\">").append(p.title())
@@ -281,7 +289,7 @@ public final class Site implements AutoCloseable {
                 + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
                 + "<link rel=\"icon\" href=\"/images/favicon.ico\">"
                 + "<link rel=\"stylesheet\" href=\"/webjars/bootstrap/5.3.0/css/bootstrap.min.css\"></head>"
-                + "<body><div class=\"container my-4\"><h1>PssrBench</h1><p>server <b>" + c.server().id()
+                + "<body><div class=\"container my-4\"><h1>PssrBench</h1><p>server <b>" + c.info().server()
                 + "</b>, engine <b>" + c.engine().id() + "</b>, mode <b>" + c.mode().id() + "</b>, "
                 + Durations.format(c.delay()) + " per item</p><ul class=\"list-group\">" + links
                 + "</ul></div></body></html>\n";

@@ -53,9 +53,9 @@ public final class Summary {
     private Summary() {
     }
 
-    /** How a decimal is written: three places, whatever the locale. */
+    /** How a decimal is written: three places, whatever the locale ({@link Row#decimal}). */
     static String decimal(double value) {
-        return String.format(Locale.ROOT, "%.3f", value);
+        return Row.decimal(value);
     }
 
     private static Column column(String name) {

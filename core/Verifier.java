@@ -114,10 +114,10 @@ public final class Verifier {
     /** Starts the combination in this JVM on an ephemeral port, verifies it, stops it. */
     public Result verify(Combination combination) {
         ServeConfig config = ServeConfig.of(combination, delay);
-        Site site = new Site(config);
+        Site site = config.site();
         Server.Running running;
         try {
-            running = combination.server().start(config, site);
+            running = combination.server().start(config.listen(), site);
         } catch (RuntimeException e) {
             site.close();
             return new Result(combination, List.of(), List.of("cannot start: " + e.getMessage()));

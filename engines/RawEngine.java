@@ -3,7 +3,6 @@ package engines;
 import core.Engine;
 import core.Templates;
 import core.Page;
-import core.Reference;
 import io.reactivex.rxjava3.core.Observable;
 
 import java.io.IOException;
@@ -43,7 +42,7 @@ public final class RawEngine implements Engine {
 
     /** The page cut into its head, a piece per item and its tail; rendered on first use, then kept. */
     private List<String> segments(Page<?> page) {
-        return segments.computeIfAbsent(page, p -> p.segments(Reference.render(p, reference)));
+        return segments.computeIfAbsent(page, p -> p.segments(reference.render(p)));
     }
 
     @Override

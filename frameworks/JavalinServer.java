@@ -7,7 +7,6 @@ import core.Page;
 import core.PortInUseException;
 import core.Render;
 import core.Render.RenderFailedException;
-import core.ServeConfig;
 import core.Server;
 import core.Site;
 import io.javalin.Javalin;
@@ -56,36 +55,36 @@ public final class JavalinServer implements Server {
     }
 
     @Override
-    public Running start(ServeConfig config, Site site) {
+    public Running start(Listen listen, Site site) {
         Logs.quiet("org.eclipse.jetty", "io.javalin");
         Javalin app = Javalin.create(cfg -> {
             cfg.startup.showJavalinBanner = false;
             cfg.startup.showOldJavalinVersionWarning = false;
-            cfg.jetty.host = config.host();
-            cfg.jetty.port = config.port();
+            cfg.jetty.host = listen.host();
+            cfg.jetty.port = listen.port();
             // Departs from Javalin's default (GZIP): compression would buffer the page. PssrBench writes to the
             // raw servlet stream anyway, which Javalin's compressor does not wrap.
             cfg.http.compressionStrategy = CompressionStrategy.NONE;
-            if (handlerThread(config.mode()).kind() == HandlerThread.Kind.VIRTUAL) {
+            if (handlerThread(listen.mode()).kind() == HandlerThread.Kind.VIRTUAL) {
                 cfg.concurrency.useVirtualThreads = true;
             } else {
                 // A fixed pool (min = max): started up front, so the thread count does not drift in a run.
-                QueuedThreadPool pool = new QueuedThreadPool(config.threads(), config.threads());
-                pool.setName("jetty-" + config.mode().id());
+                QueuedThreadPool pool = new QueuedThreadPool(listen.threads(), listen.threads());
+                pool.setName("jetty-" + listen.mode().id());
                 cfg.jetty.threadPool = pool;
             }
             // The method the client sent (ctx.method() would follow an X-HTTP-Method-Override header).
             for (HandlerType method : HandlerType.values()) {
                 if (method.isHttpMethod()) {
                     cfg.routes.addHttpHandler(method, "*", ctx ->
-                            site.handle(ctx.req().getMethod(), ctx.path(), new Responder(site, ctx, answersLater(config.mode()))));
+                            site.handle(ctx.req().getMethod(), ctx.path(), new Responder(site, ctx, answersLater(listen.mode()))));
                 }
             }
             // Javalin routes only the methods it knows and answers any other one with its own 404 page; the
             // shared 405 with Allow comes from the site, as on every server.
             cfg.routes.before(ctx -> {
                 if (!KNOWN_METHODS.contains(ctx.req().getMethod())) {
-                    site.handle(ctx.req().getMethod(), ctx.path(), new Responder(site, ctx, answersLater(config.mode())));
+                    site.handle(ctx.req().getMethod(), ctx.path(), new Responder(site, ctx, answersLater(listen.mode())));
                     ctx.skipRemainingHandlers();
                 }
             });
@@ -96,7 +95,7 @@ public final class JavalinServer implements Server {
             app.stop();
             for (Throwable t = e; t != null; t = t.getCause()) {
                 if (t instanceof BindException) {
-                    throw new PortInUseException(config.host(), config.port(), e);
+                    throw new PortInUseException(listen.host(), listen.port(), e);
                 }
             }
             throw e;

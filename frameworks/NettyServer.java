@@ -6,7 +6,6 @@ import core.Mode;
 import core.Page;
 import core.PortInUseException;
 import core.Render;
-import core.ServeConfig;
 import core.Server;
 import core.Site;
 import io.netty.buffer.ByteBuf;
@@ -58,7 +57,7 @@ public final class NettyServer implements Server {
     }
 
     @Override
-    public Running start(ServeConfig config, Site site) {
+    public Running start(Listen listen, Site site) {
         Logs.quiet("reactor", "io.netty");
         // Reactor Netty's default worker count, max(cores, 4); own resources so that stopping frees them.
         LoopResources loops = LoopResources.create("netty-http", LoopResources.DEFAULT_IO_WORKER_COUNT, true);
@@ -66,8 +65,8 @@ public final class NettyServer implements Server {
         try {
             // Reactor Netty sets TCP_NODELAY itself and does not compress unless asked to.
             server = HttpServer.create()
-                    .host(config.host())
-                    .port(config.port())
+                    .host(listen.host())
+                    .port(listen.port())
                     .runOn(loops)
                     .handle((req, res) -> {
                         Responder responder = new Responder(site, res,
@@ -83,7 +82,7 @@ public final class NettyServer implements Server {
                     .bindNow();
         } catch (ChannelBindException e) {
             loops.dispose();
-            throw new PortInUseException(config.host(), config.port(), e);
+            throw new PortInUseException(listen.host(), listen.port(), e);
         }
         return new Running() {
             @Override

@@ -6,7 +6,6 @@ import core.Mode;
 import core.Page;
 import core.PortInUseException;
 import core.Render.RenderFailedException;
-import core.ServeConfig;
 import core.Server;
 import core.Site;
 import io.helidon.http.HeaderValues;
@@ -66,11 +65,11 @@ public final class NimaServer implements Server {
     }
 
     @Override
-    public Running start(ServeConfig config, Site site) {
+    public Running start(Listen listen, Site site) {
         Logs.quiet("io.helidon");
         WebServer server = WebServer.builder()
-                .host(config.host())
-                .port(config.port())
+                .host(listen.host())
+                .port(listen.port())
                 .shutdownHook(false)   // PssrBench drains and stops servers itself
                 // Departs from Helidon's default (false): with Nagle on, every chunked page gains a ~40 ms
                 // delayed-ACK stall.
@@ -81,7 +80,7 @@ public final class NimaServer implements Server {
                 .build()
                 .start();
         if (!server.isRunning()) {   // Helidon's start() does not throw when it cannot bind
-            throw new PortInUseException(config.host(), config.port(), null);
+            throw new PortInUseException(listen.host(), listen.port(), null);
         }
         return new Running() {
             @Override

@@ -33,7 +33,7 @@ class RenderTest {
         for (Engine engine : Registry.ENGINES) {
             ServeConfig config = ServeConfig.of(new Combination(Registry.SERVERS.get(0), engine,
                     Registry.modes(engine).get(0)), Duration.ofMillis(1));
-            try (Site site = new Site(config)) {
+            try (Site site = config.site()) {
                 site.render(Page.STOCKS, bytes -> { }).blocking();
             }
         }
@@ -93,7 +93,7 @@ class RenderTest {
         Page page = Page.byId(pageId);
         Server anyServer = Registry.SERVERS.get(0);
         ServeConfig config = ServeConfig.of(new Combination(anyServer, engine, Registry.mode(approachId)), DELAY);
-        Site site = new Site(config);
+        Site site = config.site();
         List<long[]> chunks = new CopyOnWriteArrayList<>();   // {nanos since start, cumulative bytes}
         long start = System.nanoTime();
         long[] total = {0};

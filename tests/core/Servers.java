@@ -26,8 +26,8 @@ final class Servers {
     }
 
     static Started start(ServeConfig config) {
-        Site site = new Site(config);
-        return new Started(site, config.server().start(config, site));
+        Site site = config.site();
+        return new Started(site, config.server().start(config.listen(), site));
     }
 
     static Started start(Combination c, Duration delay) {
