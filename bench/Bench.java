@@ -1,14 +1,16 @@
 package bench;
 
+import results.Report;
+
 import core.Combination;
 import core.Durations;
 import core.Engine;
 import core.Page;
-import core.Provenance;
-import core.Reference;
-import core.Registry;
-import core.Row;
-import core.Summary;
+import core.Server;
+import results.Provenance;
+import verify.Reference;
+import results.Row;
+import results.Summary;
 import core.UsageException;
 import org.HdrHistogram.Histogram;
 
@@ -68,11 +70,13 @@ public final class Bench {
     private final Sweep sweep;
     private final PrintWriter console;
     private final List<Row> rows = new ArrayList<>();
-    private final PointRows.Ceilings ceilings = new PointRows.Ceilings();
+    private final PointRows.Ceilings ceilings;
     private volatile boolean stopped;
 
     public Bench(Sweep sweep, PrintWriter console) {
         this.sweep = sweep;
+        this.ceilings = new PointRows.Ceilings(engines().stream().filter(Engine::baseline).map(Engine::id)
+                .collect(java.util.stream.Collectors.toSet()));
         this.console = console;
     }
 
@@ -80,17 +84,28 @@ public final class Bench {
      * The selection plus the raw baseline on every selected server and mode it is not already there for, the
      * baselines first on each server, so that every engine's row can be divided by its ceiling when written.
      */
-    public static List<Combination> withBaselines(List<Combination> selected) {
+    public static List<Combination> withBaselines(List<Combination> selected, List<Engine> engines,
+                                                  List<Server> servers) {
         Set<Combination> all = new LinkedHashSet<>(selected);
         for (Combination c : selected) {
-            for (Engine e : Registry.ENGINES) {
+            for (Engine e : engines) {
                 if (e.baseline() && c.mode().supports(e)) {
                     all.add(new Combination(c.server(), e, c.mode()));
                 }
             }
         }
-        return all.stream().sorted(Comparator.comparingInt((Combination c) -> Registry.SERVERS.indexOf(c.server()))
+        return all.stream().sorted(Comparator.comparingInt((Combination c) -> servers.indexOf(c.server()))
                 .thenComparing(c -> !c.engine().baseline())).toList();
+    }
+
+    /** The engines of the selected combinations (the baselines included). */
+    private List<Engine> engines() {
+        return sweep.combinations().stream().map(Combination::engine).distinct().toList();
+    }
+
+    /** The baseline engine's id, as the report draws it; "raw" when the sweep has none (--no-baseline). */
+    private String baselineId() {
+        return engines().stream().filter(Engine::baseline).map(Engine::id).findFirst().orElse("raw");
     }
 
     /** Ends the sweep soon, from any thread (Ctrl-C): the point under way is dropped, finished ones are kept. */
@@ -146,7 +161,7 @@ public final class Bench {
         }
         int[] progress = {0};
         long started = System.nanoTime();
-        var expected = Reference.renderAll();
+        var expected = Reference.renderAll(engines());
         for (Map.Entry<Combination, List<Point>> group : todo.entrySet()) {
             if (stopped) {
                 break;
@@ -172,7 +187,7 @@ public final class Bench {
         }
         Provenance.finish(sweep.out());
         printTable();
-        console.println("bench: report in " + Report.write(sweep.out()).toAbsolutePath());
+        console.println("bench: report in " + Report.write(sweep.out(), baselineId()).toAbsolutePath());
         console.flush();
         if (stopped) {
             console.printf(Locale.ROOT, "bench: stopped; %d finished points kept in %s; measure the rest with the"
@@ -243,7 +258,7 @@ public final class Bench {
                             HttpResponse.BodyHandlers.ofByteArray());
                 } catch (IOException e) {   // a server gone since it was asked: its points are invalid, said why
                     return "failed verification: GET " + page.path() + " at " + base + " failed: "
-                            + core.Target.why(e);
+                            + verify.TimedFetch.why(e);
                 }
                 if (r.statusCode() != 200 || !Arrays.equals(want, r.body())) {
                     return "failed verification: " + page.path() + " answered " + r.statusCode() + " with "

@@ -1,8 +1,7 @@
 package bench;
 
 import core.Combination;
-import core.Registry;
-import core.Row;
+import results.Row;
 import org.HdrHistogram.Histogram;
 
 import java.util.HashMap;
@@ -111,6 +110,12 @@ final class PointRows {
         }
 
         private final Map<Where, Double> ceilings = new HashMap<>();
+        private final java.util.Set<String> baselines;
+
+        /** {@code baselines}: the ids of the baseline engines, whose throughput is the ceiling. */
+        Ceilings(java.util.Set<String> baselines) {
+            this.baselines = baselines;
+        }
 
         private static boolean measures(Row row) {
             return row.model().equals(Row.CLOSED) && row.valid() && row.reqPerS() != null;
@@ -118,7 +123,7 @@ final class PointRows {
 
         /** Keeps the row's throughput if it is a valid closed-loop row of a baseline. */
         void note(Row row) {
-            boolean baseline = Registry.ENGINES.stream().anyMatch(e -> e.baseline() && e.id().equals(row.engine()));
+            boolean baseline = baselines.contains(row.engine());
             if (baseline && measures(row)) {
                 ceilings.put(new Where(row), row.reqPerS());
             }

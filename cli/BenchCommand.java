@@ -6,11 +6,9 @@ import core.CpuList;
 import core.Durations;
 import core.Logs;
 import core.Page;
-import core.Provenance;
-import core.Registry;
+import results.Provenance;
 import core.ServeConfig;
 import core.Signals;
-import core.Target;
 import core.UsageException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -139,7 +137,7 @@ final class BenchCommand implements Callable<Integer> {
         Logs.configure();
         Map<String, Object> flags = Provenance.flags(spec.commandLine().getParseResult());
         if (!noBaseline && target == null) {
-            chosen = Bench.withBaselines(chosen);
+            chosen = Bench.withBaselines(chosen, Registry.ENGINES, Registry.SERVERS);
         }
         flags.put("selected", chosen.stream().map(Combination::toString).toList());
         var sweep = new Bench.Sweep(chosen, chosenPages, connections, rates, warmup, duration, delay,

@@ -4,7 +4,6 @@ import core.Durations;
 import core.Failure;
 import core.Page;
 import core.PortInUseException;
-import core.Registry;
 import core.UsageException;
 import core.Version;
 import picocli.CommandLine;

@@ -1,8 +1,8 @@
 package cli;
 
 import core.Failure;
-import core.Row;
-import core.Summary;
+import results.Row;
+import results.Summary;
 import core.UsageException;
 
 import picocli.CommandLine;

@@ -1,7 +1,5 @@
 package cli;
 
-import core.Matrix;
-import core.Registry;
 import core.UsageException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

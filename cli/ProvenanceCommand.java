@@ -1,6 +1,6 @@
 package cli;
 
-import core.Provenance;
+import results.Provenance;
 import core.UsageException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

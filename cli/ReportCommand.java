@@ -1,6 +1,6 @@
 package cli;
 
-import bench.Report;
+import results.Report;
 import core.UsageException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -34,7 +34,7 @@ final class ReportCommand implements Callable<Integer> {
         }
         Path html;
         try {
-            html = Report.write(dir);
+            html = Report.write(dir, Registry.baselineId());
         } catch (IOException e) {
             // Almost always the input (another version's columns, a broken CSV or JSON): the user's to fix.
             throw new UsageException("cannot write a report from " + dir + ": "

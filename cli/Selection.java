@@ -1,8 +1,6 @@
 package cli;
 
 import core.Combination;
-import core.Registry;
-import core.Target;
 import core.UsageException;
 import picocli.CommandLine.Option;
 

@@ -3,7 +3,6 @@ package cli;
 import core.Durations;
 import core.ListenAddress;
 import core.Logs;
-import core.Registry;
 import core.ServeConfig;
 import core.Server;
 import core.ServerStats;

@@ -4,9 +4,8 @@ import core.Combination;
 import core.Durations;
 import core.Logs;
 import core.Page;
-import core.Target;
 import core.UsageException;
-import core.Verifier;
+import verify.Verifier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -54,8 +53,8 @@ final class VerifyCommand implements Callable<Integer> {
                 : List.of(target.combination());
         Logs.configure();
         PrintWriter out = spec.commandLine().getOut();
-        Verifier verifier = target == null ? new Verifier(delay, concurrency)
-                : Verifier.ofRunning(target.delay(), concurrency);
+        Verifier verifier = target == null ? new Verifier(Registry.ENGINES, delay, concurrency)
+                : Verifier.ofRunning(Registry.ENGINES, target.delay(), concurrency);
         if (target == null) {
             out.printf(Locale.ROOT, "verify: delay %s per item, %d concurrent requests per page%n",
                     Durations.format(delay), concurrency);

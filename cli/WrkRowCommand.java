@@ -2,11 +2,10 @@ package cli;
 
 import core.Combination;
 import core.Page;
-import core.Registry;
-import core.Row;
-import core.Summary;
+import results.Row;
+import results.Summary;
 import core.UsageException;
-import core.WrkReport;
+import results.WrkReport;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -2,7 +2,7 @@ package core;
 
 
 /**
- * A template engine plug-in: one file in engines/ plus one line in {@link Registry}. It registers a template per
+ * A template engine plug-in: one file in engines/ plus one line in cli/Registry.java. It registers a template per
  * page ({@link #templates()}); every engine renders every page to exactly the same bytes.
  */
 public interface Engine {

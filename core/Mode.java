@@ -4,7 +4,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 
 /**
- * How a page render is scheduled and fed: one small file per mode in modes/ plus one line in {@link Registry}. A
+ * How a page render is scheduled and fed: one small file per mode in modes/ plus one line in cli/Registry.java. A
  * mode never names a server: servers only carry chunks ({@link Site#streamHere}, {@link Site#streamLater}), and
  * what a mode means on a given server follows from the server's threads ({@link Server#handlerThreads}).
  */

@@ -3,7 +3,7 @@ package core;
 import java.util.List;
 
 /**
- * An HTTP server plug-in: one file in frameworks/ plus one line in {@link Registry}. Transport only: it serves
+ * An HTTP server plug-in: one file in servers/ plus one line in cli/Registry.java. Transport only: it serves
  * {@link Site}'s routes and carries a page's chunks (one {@link ChunkSink#chunk} = one write on the wire, TCP_NODELAY
  * on, no compression) through {@link Site#streamHere} when its handler thread waits for the page, or
  * {@link Site#streamLater} when it can answer later; the {@link Mode} decides where the render runs.

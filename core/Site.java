@@ -104,6 +104,16 @@ public final class Site implements AutoCloseable {
             render.done().whenComplete((v, failure) -> release());
         }
 
+        Runnable hold() {
+            parts.incrementAndGet();
+            java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
+            return () -> {
+                if (released.compareAndSet(false, true)) {
+                    release();
+                }
+            };
+        }
+
         void release() {
             if (parts.decrementAndGet() == 0) {
                 requests.decrementAndGet();
@@ -166,6 +176,16 @@ public final class Site implements AutoCloseable {
     public <R> R missingHost(Responder<R> responder) {
         return responder.fixed(new Reply(400, TEXT, bytes("400 Bad Request: an HTTP/1.1 request needs a Host"
                 + " header\n"), false, Map.of(), true));
+    }
+
+    /**
+     * For a server that writes a response after its handler returned (an event loop, servlet async): keeps the
+     * request being handled on this thread counted, for {@link #drain}, until the returned action runs (once the
+     * response's last bytes are written, or it failed). Outside a request it does nothing.
+     */
+    public Runnable hold() {
+        Request request = CURRENT.get();
+        return request == null ? () -> { } : request.hold();
     }
 
     /** A new render of {@code page} for one request, writing its chunks to {@code sink}. */

@@ -1,8 +1,8 @@
 package bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import core.Row;
-import core.Summary;
+import results.Row;
+import results.Summary;
 import org.jsoup.Jsoup;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,7 @@
 package bench;
 
+import core.Page;
+
 import org.junit.jupiter.api.Test;
 
 import java.io.BufferedReader;

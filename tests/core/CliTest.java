@@ -1,5 +1,8 @@
 package core;
 
+import cli.Registry;
+import cli.Target;
+
 import cli.Cli;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,12 +21,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class CliTest {
+public class CliTest {
 
-    record Run(int code, String out, String err) {
+    public record Run(int code, String out, String err) {
     }
 
-    static Run run(String... args) {
+    public static Run run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int code = Cli.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
@@ -144,11 +147,11 @@ class CliTest {
     void whyARequestFailedIsAFewWordsEvenWhenTheClientGivesNoMessage() {
         var refused = new java.net.ConnectException();
         refused.initCause(new java.nio.channels.ClosedChannelException());   // what the JDK's client throws
-        assertEquals("connection refused", Target.why(refused));
+        assertEquals("connection refused", verify.TimedFetch.why(refused));
         var unknown = new java.net.ConnectException();
         unknown.initCause(new java.nio.channels.UnresolvedAddressException());
-        assertEquals("unknown host", Target.why(unknown));
-        assertEquals("no connection within 5s", Target.why(new java.net.http.HttpConnectTimeoutException("x")));
+        assertEquals("unknown host", verify.TimedFetch.why(unknown));
+        assertEquals("no connection within 5s", verify.TimedFetch.why(new java.net.http.HttpConnectTimeoutException("x")));
     }
 
     /** The case: serve as documented (1 ms per item), then verify --target at it. */

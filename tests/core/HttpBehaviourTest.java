@@ -1,5 +1,8 @@
 package core;
 
+import cli.Registry;
+import verify.Reference;
+
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;

@@ -1,5 +1,7 @@
 package core;
 
+import cli.Registry;
+
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 

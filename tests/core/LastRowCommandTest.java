@@ -1,5 +1,8 @@
 package core;
 
+import results.Row;
+import results.Summary;
+
 import cli.Cli;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,5 +1,7 @@
 package core;
 
+import cli.Registry;
+
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 

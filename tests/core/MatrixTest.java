@@ -1,5 +1,9 @@
 package core;
 
+import cli.Registry;
+import verify.TimedFetch;
+import verify.Verifier;
+
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -26,7 +30,7 @@ class MatrixTest {
     static void setUp() {
         Logs.configure();
         // Verify's own thresholds at a smaller delay and concurrency, to keep the suite short.
-        verifier = new Verifier(Duration.ofMillis(25), 20);
+        verifier = new Verifier(Registry.ENGINES, Duration.ofMillis(25), 20);
     }
 
     static List<Combination> combinations() {

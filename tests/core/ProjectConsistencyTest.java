@@ -1,5 +1,8 @@
 package core;
 
+import cli.Matrix;
+import cli.Registry;
+
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;

@@ -1,5 +1,8 @@
 package core;
 
+import cli.Registry;
+import cli.Versions;
+
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

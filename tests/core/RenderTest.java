@@ -1,5 +1,8 @@
 package core;
 
+import cli.Registry;
+import verify.Reference;
+
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -41,7 +44,7 @@ class RenderTest {
 
     @Test
     void everyEngineRendersTheReferencePageWithTheSameBytes() {
-        Map<Page, Map<Engine, byte[]>> all = Reference.renderAll();
+        Map<Page, Map<Engine, byte[]>> all = Reference.renderAll(Registry.ENGINES);
         for (Page page : Page.values()) {
             byte[] first = null;
             for (var rendered : all.get(page).entrySet()) {
@@ -58,7 +61,7 @@ class RenderTest {
 
     @Test
     void theReferenceCheckCatchesAWrongPage() {
-        byte[] good = Reference.renderAll().get(Page.STOCKS).values().iterator().next();
+        byte[] good = Reference.renderAll(Registry.ENGINES).get(Page.STOCKS).values().iterator().next();
         String html = new String(good, StandardCharsets.UTF_8);
         assertEquals(List.of(), Reference.check(Page.STOCKS, html));
         assertTrue(Reference.check(Page.STOCKS, html.replace("<td>0.13</td>", "<td>0.14</td>")).get(0)
@@ -107,7 +110,7 @@ class RenderTest {
             render.blocking();
         }
 
-        byte[] expected = Reference.renderAll().get(page).get(engine);
+        byte[] expected = Reference.renderAll(Registry.ENGINES).get(page).get(engine);
         assertEquals(expected.length, total[0], "bytes");
         int items = page.items().size();
         long delay = DELAY.toNanos();

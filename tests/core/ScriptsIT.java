@@ -1,5 +1,11 @@
 package core;
 
+import cli.Registry;
+import results.Provenance;
+import results.Row;
+import results.Summary;
+import results.WrkReport;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;

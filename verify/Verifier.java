@@ -1,4 +1,14 @@
-package core;
+package verify;
+
+import core.Engine;
+import core.Combination;
+import core.Durations;
+import core.Mode;
+import core.Page;
+import core.ServeConfig;
+import core.Server;
+import core.Site;
+import core.UsageException;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -38,9 +48,12 @@ public final class Verifier {
     private final int concurrency;
     private final boolean progressive;
 
-    /** For servers started here, at a delay chosen to show streaming: at least {@link #MIN_DELAY}. */
-    public Verifier(Duration delay, int concurrency) {
-        this(delay, concurrency, true);
+    /**
+     * For servers started here, at a delay chosen to show streaming: at least {@link #MIN_DELAY}. {@code engines}:
+     * every engine of the build, which must all render the same bytes (the served pages are compared with them).
+     */
+    public Verifier(List<Engine> engines, Duration delay, int concurrency) {
+        this(engines, delay, concurrency, true);
         if (delay.compareTo(MIN_DELAY) < 0) {
             throw new UsageException("verify needs a --delay of at least " + Durations.format(MIN_DELAY)
                     + " to tell progressive pages apart.");
@@ -51,18 +64,18 @@ public final class Verifier {
      * For a server that runs at its own {@code delay}: under {@link #MIN_DELAY} progressive arrival is not checked
      * (see {@link #checksProgressive()}), everything else is.
      */
-    public static Verifier ofRunning(Duration delay, int concurrency) {
-        return new Verifier(delay, concurrency, delay.compareTo(MIN_DELAY) >= 0);
+    public static Verifier ofRunning(List<Engine> engines, Duration delay, int concurrency) {
+        return new Verifier(engines, delay, concurrency, delay.compareTo(MIN_DELAY) >= 0);
     }
 
-    private Verifier(Duration delay, int concurrency, boolean progressive) {
+    private Verifier(List<Engine> engines, Duration delay, int concurrency, boolean progressive) {
         if (concurrency < 1) {
             throw new UsageException("--concurrency must be at least 1.");
         }
         this.delay = delay;
         this.concurrency = concurrency;
         this.progressive = progressive;
-        Reference.renderAll().forEach((page, byEngine) -> {
+        Reference.renderAll(engines).forEach((page, byEngine) -> {
             var first = byEngine.entrySet().iterator().next();
             expected.put(page, first.getValue());
             byEngine.forEach((engine, bytes) -> {
@@ -266,7 +279,7 @@ public final class Verifier {
     }
 
     private static String describe(Throwable e) {
-        return e instanceof java.io.IOException ? Target.why(e)
+        return e instanceof java.io.IOException ? TimedFetch.why(e)
                 : e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
     }
 

@@ -1,8 +1,7 @@
-package bench;
+package results;
+
 
 import cli.Cli;
-import core.Row;
-import core.Summary;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
@@ -58,7 +57,7 @@ class ReportTest {
     @Test
     void theReportIsSelfContainedAndShowsEveryRow(@TempDir Path dir) throws IOException {
         int rows = writeResults(dir);
-        Path html = Report.write(dir);
+        Path html = Report.write(dir, "raw");
         assertEquals(dir.resolve("report.html"), html);
         Document doc = Jsoup.parse(html.toFile());
 
@@ -102,7 +101,7 @@ class ReportTest {
     void aFolderWithoutProvenanceOrValidRowsStillGivesAReport(@TempDir Path dir) throws IOException {
         Summary.append(dir.resolve("summary.csv"), Row.builder("pssrbench", "nima", "jstachio", "virtual", "stocks",
                 1, 0).failed("no request completed").build());
-        Document doc = Jsoup.parse(Report.write(dir).toFile());
+        Document doc = Jsoup.parse(Report.write(dir, "raw").toFile());
         assertTrue(doc.select("svg").isEmpty(), "no chart without data");
         assertTrue(doc.text().contains("No provenance.json"));
         assertEquals(1, doc.select("table.points tbody tr").size());
@@ -128,17 +127,17 @@ class ReportTest {
         assertTrue(Files.isRegularFile(dir.resolve("report.html")));
     }
 
-    /** A folder of the wrk2 scripts: the sweep's record, each cell's under later_runs, written by core.Provenance. */
+    /** A folder of the wrk2 scripts: the sweep's record, each cell's under later_runs, written by results.Provenance. */
     @Test
     void aWrk2FolderShowsEveryRunsProvenance(@TempDir Path dir) throws IOException {
         Summary.append(dir.resolve("summary.csv"), Row.builder("wrk2", "nima", "jstachio", "virtual", "stocks", 16,
                 200).measured(40, 7996, 0, "", 199.9).ttlbMs(22.9, Double.NaN, 26.8, Double.NaN, Double.NaN).build());
-        core.Provenance.add(dir, core.Provenance.record("scripts/wrk2-sweep.sh", "/opt/wrk2: wrk 4.0.0",
+        results.Provenance.add(dir, results.Provenance.record("scripts/wrk2-sweep.sh", "/opt/wrk2: wrk 4.0.0",
                 java.util.Map.of("--fractions", "50,90"), java.util.Map.of()));
-        core.Provenance.add(dir, core.Provenance.record("scripts/wrk2-cell.sh", "/opt/wrk2: wrk 4.0.0",
+        results.Provenance.add(dir, results.Provenance.record("scripts/wrk2-cell.sh", "/opt/wrk2: wrk 4.0.0",
                 java.util.Map.of("--rate", "200"), java.util.Map.of("warmup_generator", "/usr/bin/wrk: wrk 4.1.0")));
-        core.Provenance.finish(dir);
-        Document doc = Jsoup.parse(Report.write(dir).toFile());
+        results.Provenance.finish(dir);
+        Document doc = Jsoup.parse(Report.write(dir, "raw").toFile());
         Element provenance = doc.select("table.kv").first();
         String text = provenance.text();
         assertFalse(doc.text().contains("No provenance.json"));

@@ -1,4 +1,9 @@
-package core;
+package cli;
+
+import core.Delivery;
+import core.Engine;
+import core.Mode;
+import core.Server;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,9 @@
-package core;
+package verify;
+
+import cli.Registry;
+import core.Combination;
+import core.Engine;
+import core.Page;
 
 import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.Test;
@@ -21,7 +26,7 @@ class VerifierTest {
 
     private static List<String> problemsWith(Function<byte[], byte[]> body, boolean progressive) throws Exception {
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        var pages = Reference.renderAll();
+        var pages = Reference.renderAll(Registry.ENGINES);
         for (Page page : Page.values()) {
             byte[] bytes = body.apply(pages.get(page).get(Registry.ENGINES.get(0)));
             server.createContext(page.path(), exchange -> {
@@ -47,7 +52,7 @@ class VerifierTest {
         server.setExecutor(java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor());
         server.start();
         try {
-            Verifier.Result r = new Verifier(Duration.ofMillis(25), 5)
+            Verifier.Result r = new Verifier(Registry.ENGINES, Duration.ofMillis(25), 5)
                     .verify(ANY, URI.create("http://127.0.0.1:" + server.getAddress().getPort()));
             return r.allProblems();
         } finally {

@@ -1,4 +1,6 @@
-package core;
+package results;
+
+import core.Version;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,9 +1,7 @@
-package bench;
+package results;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import core.Row;
-import core.Summary;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.StandardChartTheme;
 import org.jfree.chart.axis.LogAxis;
@@ -48,9 +46,6 @@ import java.util.TreeSet;
  */
 public final class Report {
 
-    /** The engine that writes the page without a template engine: the ceiling the others are compared with. */
-    static final String RAW = core.Registry.ENGINES.stream().filter(core.Engine::baseline).map(core.Engine::id)
-            .findFirst().orElse("raw");
 
     private static final int WIDTH = 640;
     private static final int HEIGHT = 400;
@@ -72,7 +67,7 @@ public final class Report {
                     "load average (/proc/loadavg at start)"), Map.entry("load_average_after",
                     "load average (/proc/loadavg at the end)"), Map.entry("server_cpus", "server CPU pinning"),
             Map.entry("server_jvm_flags", "server JVM flags"),
-            Map.entry(core.Provenance.LATER_RUNS, "later runs into this folder"));
+            Map.entry(results.Provenance.LATER_RUNS, "later runs into this folder"));
 
     /** What one chart plots on its y axis. */
     private record Metric(String column, String title, String axis, boolean floor) {
@@ -98,8 +93,12 @@ public final class Report {
     private final StandardChartTheme theme = new StandardChartTheme("pssrbench");
     private int charts;
 
-    private Report(List<Row> rows) {
-        engines.add(RAW);   // the baseline first, in tables and legends
+    /** The engine that writes the page without a template engine: the ceiling the others are compared with. */
+    private final String raw;
+
+    private Report(List<Row> rows, String baseline) {
+        this.raw = baseline;
+        engines.add(raw);   // the baseline first, in tables and legends
         rows.forEach(r -> {
             if (!engines.contains(r.engine())) {
                 engines.add(r.engine());
@@ -122,8 +121,11 @@ public final class Report {
         theme.setPlotOutlinePaint(new Color(0x999999));
     }
 
-    /** Writes {@code folder/report.html} from {@code folder/summary.csv} (and provenance.json when present). */
-    public static Path write(Path folder) throws IOException {
+    /**
+     * Writes {@code folder/report.html} from {@code folder/summary.csv} (and provenance.json when present);
+     * {@code baseline} is the id of the baseline engine (drawn grey, first in tables and legends).
+     */
+    public static Path write(Path folder, String baseline) throws IOException {
         // AWT lays the charts' text out with font metrics; on a machine without a display (a benchmark host, CI)
         // it must not try to open one. It takes effect only before AWT's first use in this JVM, so set it first.
         System.setProperty("java.awt.headless", "true");
@@ -132,7 +134,7 @@ public final class Report {
         JsonNode provenance = Files.isRegularFile(provenanceFile) ? new ObjectMapper().readTree(provenanceFile.toFile())
                 : null;
         Path html = folder.resolve("report.html");
-        Files.writeString(html, new Report(rows).html(folder, rows, provenance), StandardCharsets.UTF_8);
+        Files.writeString(html, new Report(rows, baseline).html(folder, rows, provenance), StandardCharsets.UTF_8);
         return html;
     }
 
@@ -221,7 +223,7 @@ public final class Report {
      */
     private String chart(String title, String xLabel, String xColumn, boolean logX, Metric m, List<Row> rows) {
         boolean tools = rows.stream().map(Row::tool).distinct().count() > 1;
-        boolean rawModes = rows.stream().filter(r -> r.engine().equals(RAW)).map(Row::mode).distinct().count() > 1;
+        boolean rawModes = rows.stream().filter(r -> r.engine().equals(raw)).map(Row::mode).distinct().count() > 1;
         boolean connections = !logX && rows.stream().map(Row::connections).distinct().count() > 1;
         XYSeriesCollection dataset = new XYSeriesCollection();
         List<Row> firstOfSeries = new ArrayList<>();
@@ -233,7 +235,7 @@ public final class Report {
                 continue;
             }
             String engine = r.engine();
-            String label = engine.equals(RAW) ? (rawModes ? "raw/" + r.mode() : "raw") + " (baseline)"
+            String label = engine.equals(raw) ? (rawModes ? "raw/" + r.mode() : "raw") + " (baseline)"
                     : engine + "/" + r.mode();
             // The built-in load generator is the default; another tool's rows (wrk) say so in their label.
             label += (r.tool().equals(Row.PSSRBENCH) ? "" : " [" + r.tool() + "]")
@@ -277,7 +279,7 @@ public final class Report {
         theme.apply(chart);
         for (int i = 0; i < firstOfSeries.size(); i++) {
             Row r = firstOfSeries.get(i);
-            boolean baseline = r.engine().equals(RAW);
+            boolean baseline = r.engine().equals(raw);
             int engine = engines.indexOf(r.engine()) - 1;   // the baseline is index 0 and grey
             renderer.setSeriesPaint(i, baseline ? BASELINE : PALETTE[engine % PALETTE.length]);
             renderer.setSeriesShape(i, SHAPES[modes.indexOf(r.mode()) % SHAPES.length]);

@@ -1,20 +1,25 @@
-package core;
+package cli;
+
+import core.Combination;
+import core.Durations;
+import core.Engine;
+import core.Failure;
+import core.Mode;
+import core.Server;
+import core.ServerInfo;
+import core.UsageException;
+import core.Version;
+import verify.TimedFetch;
 
 import java.io.IOException;
-import java.net.ConnectException;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.net.UnknownHostException;
 import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
-import java.nio.channels.UnresolvedAddressException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * {@code --target}: a server that is already running, which verify and bench did not start. What it runs, and at
@@ -24,7 +29,6 @@ import java.util.Locale;
  */
 public record Target(URI url, ServerInfo info, Combination combination, Duration delay, String note) {
 
-    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
     private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(10);
 
     /**
@@ -91,7 +95,7 @@ public record Target(URI url, ServerInfo info, Combination combination, Duration
     private static Fetched fetch(URI url) {
         URI uri = url.resolve(ServerInfo.PATH);
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(CONNECT_TIMEOUT).build();
+                .connectTimeout(TimedFetch.CONNECT_TIMEOUT).build();
         try {
             HttpResponse<byte[]> r = client.send(HttpRequest.newBuilder(uri).timeout(ANSWER_TIMEOUT).build(),
                     HttpResponse.BodyHandlers.ofByteArray());
@@ -104,7 +108,7 @@ public record Target(URI url, ServerInfo info, Combination combination, Duration
                 return new Fetched(null, "its " + ServerInfo.PATH + " is not PssrBench's");
             }
         } catch (IOException e) {
-            throw new Failure("nothing answers at " + url + ": " + why(e) + ".");
+            throw new Failure("nothing answers at " + url + ": " + TimedFetch.why(e) + ".");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new Failure("interrupted while asking " + uri + ".");
@@ -122,42 +126,5 @@ public record Target(URI url, ServerInfo info, Combination combination, Duration
             throw new Failure("the server at " + url + " runs " + info.combinationIds() + " (pssrbench "
                     + info.pssrbench() + "), which this pssrbench " + Version.VERSION + " does not know.");
         }
-    }
-
-    /** Why a request failed, in a few words: the JDK's HTTP client often throws exceptions without a message. */
-    public static String why(Throwable e) {
-        // The most telling cause wins: the client wraps an unknown host in a ConnectException, for one.
-        if (has(e, UnresolvedAddressException.class) || has(e, UnknownHostException.class)) {
-            return "unknown host";
-        }
-        if (has(e, HttpConnectTimeoutException.class)) {
-            return "no connection within " + Durations.format(CONNECT_TIMEOUT);
-        }
-        if (has(e, HttpTimeoutException.class)) {
-            return "no answer in time";
-        }
-        String message = firstMessage(e);
-        if (has(e, ConnectException.class)) {
-            return message == null ? "connection refused" : message.toLowerCase(Locale.ROOT);
-        }
-        return message == null ? e.getClass().getSimpleName() : message;
-    }
-
-    private static boolean has(Throwable e, Class<? extends Throwable> kind) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (kind.isInstance(t)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static String firstMessage(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t.getMessage() != null && !t.getMessage().isBlank()) {
-                return t.getMessage();
-            }
-        }
-        return null;
     }
 }

@@ -1,4 +1,7 @@
-package core;
+package results;
+
+import core.Combination;
+import core.Page;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,4 +1,5 @@
-package core;
+package results;
+
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

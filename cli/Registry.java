@@ -1,12 +1,18 @@
-package core;
+package cli;
+
+import core.Combination;
+import core.Engine;
+import core.Mode;
+import core.Server;
+import core.UsageException;
 
 import engines.HtmlFlowEngine;
 import engines.JStachioEngine;
 import engines.PebbleEngine;
 import engines.RawEngine;
-import frameworks.JavalinServer;
-import frameworks.NettyServer;
-import frameworks.NimaServer;
+import servers.JavalinServer;
+import servers.NettyServer;
+import servers.NimaServer;
 import modes.BlockingMode;
 import modes.ReactiveMode;
 import modes.VirtualMode;
@@ -42,6 +48,11 @@ public final class Registry {
             new ReactiveMode());
 
     private Registry() {
+    }
+
+    /** The baseline engine's id (the server's ceiling, drawn apart in reports). */
+    public static String baselineId() {
+        return ENGINES.stream().filter(Engine::baseline).map(Engine::id).findFirst().orElseThrow();
     }
 
     public static Server server(String id) {

@@ -1,4 +1,4 @@
-package core;
+package results;
 
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,4 +1,4 @@
-package frameworks;
+package servers;
 
 import core.ChunkSink;
 import core.Logs;

@@ -1,4 +1,6 @@
-package core;
+package cli;
+
+import results.Provenance;
 
 import java.util.Map;
 import java.util.regex.Matcher;

@@ -1,4 +1,4 @@
-package frameworks;
+package servers;
 
 import core.ChunkSink;
 import core.Logs;
@@ -150,8 +150,13 @@ public final class JavalinServer implements Server {
                 // The render is created here, on the handler's thread, so that a drain counts it as part of this
                 // request; Javalin calls the future's supplier later, elsewhere.
                 Render render = site.render(page, socket);
+                Runnable written = site.hold();   // until finish() has written the last chunk
                 ctx.future(() -> site.startLater(render).done().handle((done, failure) -> {
-                    finish(out, failure);
+                    try {
+                        finish(out, failure);
+                    } finally {
+                        written.run();
+                    }
                     return null;
                 }));
             } else {

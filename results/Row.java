@@ -1,4 +1,4 @@
-package core;
+package results;
 
 import java.util.Locale;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package frameworks;
+package servers;
 
 import core.ChunkSink;
 import core.Logs;
@@ -122,7 +122,10 @@ public final class NettyServer implements Server {
                 // still written chunk by chunk as the items arrive.
                 res.chunkedTransfer(false).keepAlive(false);
             }
-            return res.send(chunks(page));
+            // Counted for a drain until Reactor Netty has written the last chunk, not only until the render ended:
+            // the end of the page is still queued for the event loop then.
+            Runnable written = site.hold();
+            return Mono.from(res.send(chunks(page))).doFinally(signal -> written.run());
         }
 
         /**

@@ -1,6 +1,10 @@
-package core;
+package results;
+
+import core.Durations;
+
 
 import cli.Cli;
+import core.CliTest;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;

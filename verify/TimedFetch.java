@@ -1,6 +1,14 @@
-package core;
+package verify;
+
+import core.Durations;
 
 import java.io.ByteArrayOutputStream;
+import java.net.ConnectException;
+import java.net.UnknownHostException;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
+import java.util.Locale;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
@@ -103,5 +111,45 @@ public record TimedFetch(int status, HttpHeaders headers, byte[] body, long head
         @Override
         public void onComplete() {
         }
+    }
+
+    /** Connect timeout of the clients that talk to a server started elsewhere (verify and bench --target). */
+    public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+
+    /** Why a request failed, in a few words: the JDK's HTTP client often throws exceptions without a message. */
+    public static String why(Throwable e) {
+        // The most telling cause wins: the client wraps an unknown host in a ConnectException, for one.
+        if (has(e, UnresolvedAddressException.class) || has(e, UnknownHostException.class)) {
+            return "unknown host";
+        }
+        if (has(e, HttpConnectTimeoutException.class)) {
+            return "no connection within " + Durations.format(CONNECT_TIMEOUT);
+        }
+        if (has(e, HttpTimeoutException.class)) {
+            return "no answer in time";
+        }
+        String message = firstMessage(e);
+        if (has(e, ConnectException.class)) {
+            return message == null ? "connection refused" : message.toLowerCase(Locale.ROOT);
+        }
+        return message == null ? e.getClass().getSimpleName() : message;
+    }
+
+    private static boolean has(Throwable e, Class<? extends Throwable> kind) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (kind.isInstance(t)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String firstMessage(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t.getMessage() != null && !t.getMessage().isBlank()) {
+                return t.getMessage();
+            }
+        }
+        return null;
     }
 }

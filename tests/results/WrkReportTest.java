@@ -1,4 +1,8 @@
-package core;
+package results;
+
+import core.Page;
+
+import cli.Registry;
 
 import org.junit.jupiter.api.Test;
 

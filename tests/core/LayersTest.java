@@ -1,0 +1,156 @@
+package core;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.spi.ToolProvider;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The layers, read from the compiled classes by the JDK's jdeps (what the code really uses, not what it imports):
+ * the model and streaming path at the bottom, the plug-ins above it, verification, results and the load generator
+ * above those, the registry and the command line on top. Nothing uses a layer above its own, plug-ins do not use
+ * each other, and no two source files use each other, directly or through others.
+ */
+class LayersTest {
+
+    private static final Path ROOT = Path.of(System.getProperty("user.dir"));
+
+    /** Package → layer. A package missing here fails the test: a new folder must say where it stands. */
+    private static final Map<String, Integer> LAYERS = Map.of(
+            "core", 0,
+            "engines", 1, "servers", 1, "modes", 1,
+            "verify", 2, "results", 2, "bench", 2,
+            "cli", 3,
+            "", 4);   // PssrBench, the jbang entrypoint
+
+    /** Source file → the source files it uses (classes generated at build time, which have no file, left out). */
+    private static Map<String, Set<String>> fileGraph() {
+        ToolProvider jdeps = ToolProvider.findFirst("jdeps").orElseThrow(() -> new AssertionError("no jdeps in this JDK"));
+        StringWriter out = new StringWriter();
+        int code = jdeps.run(new PrintWriter(out), new PrintWriter(out), "-verbose:class", "-filter:none",
+                ROOT.resolve("target/classes").toString());
+        assertEquals(0, code, out.toString());
+        Pattern edge = Pattern.compile("^\\s+(\\S+)\\s+->\\s+(\\S+)\\s", Pattern.MULTILINE);
+        Map<String, Set<String>> graph = new TreeMap<>();
+        Matcher m = edge.matcher(out.toString());
+        while (m.find()) {
+            String from = file(m.group(1));
+            String to = file(m.group(2));
+            if (from != null && to != null && !from.equals(to)) {
+                graph.computeIfAbsent(from, f -> new TreeSet<>()).add(to);
+            }
+        }
+        assertTrue(graph.size() > 30, "jdeps saw the classes: " + graph.keySet());
+        return graph;
+    }
+
+    /** {@code core.Site$Reply} → {@code core/Site.java}, if that source file exists. */
+    private static String file(String className) {
+        String top = className.replaceAll("\\$.*", "");
+        String path = top.replace('.', '/') + ".java";
+        return Files.exists(ROOT.resolve(path)) ? path : null;
+    }
+
+    private static String packageOf(String file) {
+        int slash = file.lastIndexOf('/');
+        return slash < 0 ? "" : file.substring(0, slash);
+    }
+
+    @Test
+    void noFileUsesALayerAboveItsOwnAndPluginsDoNotUseEachOther() {
+        List<String> wrong = new ArrayList<>();
+        fileGraph().forEach((from, tos) -> {
+            for (String to : tos) {
+                Integer a = LAYERS.get(packageOf(from));
+                Integer b = LAYERS.get(packageOf(to));
+                assertTrue(a != null && b != null, "a package without a layer: " + from + " -> " + to);
+                if (b > a || (a == 1 && b == 1 && !packageOf(from).equals(packageOf(to)))) {
+                    wrong.add(from + " -> " + to);
+                }
+            }
+        });
+        assertEquals(List.of(), wrong, "uses of a higher layer, or of another plug-in");
+    }
+
+    @Test
+    void noTwoFilesDependOnEachOther() {
+        Map<String, Set<String>> graph = fileGraph();
+        List<List<String>> cycles = stronglyConnected(graph).stream().filter(c -> c.size() > 1).toList();
+        assertEquals(List.of(), cycles, "files that use each other, directly or through others");
+    }
+
+    /** Tarjan's algorithm, iterative (the graph is small, but recursion depth should not depend on it). */
+    private static List<List<String>> stronglyConnected(Map<String, Set<String>> graph) {
+        Map<String, Integer> index = new HashMap<>();
+        Map<String, Integer> low = new HashMap<>();
+        Deque<String> stack = new ArrayDeque<>();
+        Set<String> onStack = new TreeSet<>();
+        List<List<String>> components = new ArrayList<>();
+        int[] next = {0};
+        Set<String> nodes = new TreeSet<>(graph.keySet());
+        graph.values().forEach(nodes::addAll);
+        for (String start : nodes) {
+            if (index.containsKey(start)) {
+                continue;
+            }
+            Deque<Object[]> work = new ArrayDeque<>();   // {node, iterator over its successors}
+            work.push(new Object[] {start, graph.getOrDefault(start, Set.of()).iterator()});
+            index.put(start, next[0]);
+            low.put(start, next[0]++);
+            stack.push(start);
+            onStack.add(start);
+            while (!work.isEmpty()) {
+                Object[] frame = work.peek();
+                String v = (String) frame[0];
+                @SuppressWarnings("unchecked")
+                java.util.Iterator<String> successors = (java.util.Iterator<String>) frame[1];
+                if (successors.hasNext()) {
+                    String w = successors.next();
+                    if (!index.containsKey(w)) {
+                        index.put(w, next[0]);
+                        low.put(w, next[0]++);
+                        stack.push(w);
+                        onStack.add(w);
+                        work.push(new Object[] {w, graph.getOrDefault(w, Set.of()).iterator()});
+                    } else if (onStack.contains(w)) {
+                        low.put(v, Math.min(low.get(v), index.get(w)));
+                    }
+                } else {
+                    work.pop();
+                    if (!work.isEmpty()) {
+                        String parent = (String) work.peek()[0];
+                        low.put(parent, Math.min(low.get(parent), low.get(v)));
+                    }
+                    if (low.get(v).equals(index.get(v))) {
+                        List<String> component = new ArrayList<>();
+                        String w;
+                        do {
+                            w = stack.pop();
+                            onStack.remove(w);
+                            component.add(w);
+                        } while (!w.equals(v));
+                        components.add(component);
+                    }
+                }
+            }
+        }
+        return components;
+    }
+}
