@@ -1,16 +1,16 @@
 package bench;
 
-import results.Report;
+import records.Report;
 
 import core.Combination;
 import core.Durations;
 import core.Engine;
 import core.Page;
 import core.Server;
-import results.Provenance;
+import records.Provenance;
 import verify.Reference;
-import results.Row;
-import results.Summary;
+import records.Row;
+import records.Summary;
 import core.UsageException;
 import org.HdrHistogram.Histogram;
 

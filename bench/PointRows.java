@@ -1,7 +1,7 @@
 package bench;
 
 import core.Combination;
-import results.Row;
+import records.Row;
 import org.HdrHistogram.Histogram;
 
 import java.util.HashMap;

@@ -6,7 +6,7 @@ import core.CpuList;
 import core.Durations;
 import core.Logs;
 import core.Page;
-import results.Provenance;
+import records.Provenance;
 import core.ServeConfig;
 import core.Signals;
 import core.UsageException;

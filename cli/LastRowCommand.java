@@ -1,8 +1,8 @@
 package cli;
 
 import core.Failure;
-import results.Row;
-import results.Summary;
+import records.Row;
+import records.Summary;
 import core.UsageException;
 
 import picocli.CommandLine;

@@ -1,6 +1,6 @@
 package cli;
 
-import results.Provenance;
+import records.Provenance;
 import core.UsageException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

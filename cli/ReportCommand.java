@@ -1,6 +1,6 @@
 package cli;
 
-import results.Report;
+import records.Report;
 import core.UsageException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -1,6 +1,6 @@
 package cli;
 
-import results.Provenance;
+import records.Provenance;
 
 import java.util.Map;
 import java.util.regex.Matcher;

@@ -2,10 +2,10 @@ package cli;
 
 import core.Combination;
 import core.Page;
-import results.Row;
-import results.Summary;
+import records.Row;
+import records.Summary;
 import core.UsageException;
-import results.WrkReport;
+import records.WrkReport;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

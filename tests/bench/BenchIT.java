@@ -1,8 +1,8 @@
 package bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import results.Row;
-import results.Summary;
+import records.Row;
+import records.Summary;
 import org.jsoup.Jsoup;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,7 @@
 package core;
 
-import results.Row;
-import results.Summary;
+import records.Row;
+import records.Summary;
 
 import cli.Cli;
 import org.junit.jupiter.api.Test;

@@ -1,10 +1,10 @@
 package core;
 
 import cli.Registry;
-import results.Provenance;
-import results.Row;
-import results.Summary;
-import results.WrkReport;
+import records.Provenance;
+import records.Row;
+import records.Summary;
+import records.WrkReport;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,4 +1,4 @@
-package results;
+package records;
 
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;

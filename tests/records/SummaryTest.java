@@ -1,4 +1,4 @@
-package results;
+package records;
 
 
 import org.junit.jupiter.api.Test;

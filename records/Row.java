@@ -1,4 +1,4 @@
-package results;
+package records;
 
 import java.util.Locale;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package results;
+package records;
 
 import core.Version;
 

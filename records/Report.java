@@ -1,4 +1,4 @@
-package results;
+package records;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -67,7 +67,7 @@ public final class Report {
                     "load average (/proc/loadavg at start)"), Map.entry("load_average_after",
                     "load average (/proc/loadavg at the end)"), Map.entry("server_cpus", "server CPU pinning"),
             Map.entry("server_jvm_flags", "server JVM flags"),
-            Map.entry(results.Provenance.LATER_RUNS, "later runs into this folder"));
+            Map.entry(records.Provenance.LATER_RUNS, "later runs into this folder"));
 
     /** What one chart plots on its y axis. */
     private record Metric(String column, String title, String axis, boolean floor) {

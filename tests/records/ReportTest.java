@@ -1,4 +1,4 @@
-package results;
+package records;
 
 
 import cli.Cli;
@@ -127,16 +127,16 @@ class ReportTest {
         assertTrue(Files.isRegularFile(dir.resolve("report.html")));
     }
 
-    /** A folder of the wrk2 scripts: the sweep's record, each cell's under later_runs, written by results.Provenance. */
+    /** A folder of the wrk2 scripts: the sweep's record, each cell's under later_runs, written by records.Provenance. */
     @Test
     void aWrk2FolderShowsEveryRunsProvenance(@TempDir Path dir) throws IOException {
         Summary.append(dir.resolve("summary.csv"), Row.builder("wrk2", "nima", "jstachio", "virtual", "stocks", 16,
                 200).measured(40, 7996, 0, "", 199.9).ttlbMs(22.9, Double.NaN, 26.8, Double.NaN, Double.NaN).build());
-        results.Provenance.add(dir, results.Provenance.record("scripts/wrk2-sweep.sh", "/opt/wrk2: wrk 4.0.0",
+        records.Provenance.add(dir, records.Provenance.record("scripts/wrk2-sweep.sh", "/opt/wrk2: wrk 4.0.0",
                 java.util.Map.of("--fractions", "50,90"), java.util.Map.of()));
-        results.Provenance.add(dir, results.Provenance.record("scripts/wrk2-cell.sh", "/opt/wrk2: wrk 4.0.0",
+        records.Provenance.add(dir, records.Provenance.record("scripts/wrk2-cell.sh", "/opt/wrk2: wrk 4.0.0",
                 java.util.Map.of("--rate", "200"), java.util.Map.of("warmup_generator", "/usr/bin/wrk: wrk 4.1.0")));
-        results.Provenance.finish(dir);
+        records.Provenance.finish(dir);
         Document doc = Jsoup.parse(Report.write(dir, "raw").toFile());
         Element provenance = doc.select("table.kv").first();
         String text = provenance.text();
