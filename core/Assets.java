@@ -5,7 +5,6 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -42,8 +41,8 @@ final class Assets {
             "png", "image/png",
             "svg", "image/svg+xml");
 
-    /** Found files only: a cache of misses would grow with every random path a client sends. */
-    private final Map<String, Optional<Asset>> found = new ConcurrentHashMap<>();
+    /** Found files only (computeIfAbsent stores nothing for null): a cache of misses would grow with every path. */
+    private final Map<String, Asset> found = new ConcurrentHashMap<>();
 
     private Assets() {
     }
@@ -54,15 +53,7 @@ final class Assets {
 
     /** The asset at {@code path}, or null when there is none (a page, the index, or a 404). */
     Asset find(String path) {
-        Optional<Asset> cached = found.get(path);
-        if (cached != null) {
-            return cached.get();
-        }
-        Asset asset = read(path);
-        if (asset != null) {
-            found.put(path, Optional.of(asset));
-        }
-        return asset;
+        return found.computeIfAbsent(path, Assets::read);
     }
 
     private static Asset read(String path) {

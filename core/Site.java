@@ -34,7 +34,7 @@ public final class Site implements AutoCloseable {
     private final Assets assets = Assets.load();
     private final Workers workers;
     /** What each page's GET body is, byte for byte: HEAD gives its length. */
-    private final Map<Page, byte[]> pageBytes = new java.util.LinkedHashMap<>();
+    private final Map<Page<?>, byte[]> pageBytes = new java.util.LinkedHashMap<>();
     private volatile boolean draining;
 
     /**
@@ -49,7 +49,7 @@ public final class Site implements AutoCloseable {
         this.config = config;
         this.index = indexPage(config).getBytes(StandardCharsets.UTF_8);
         this.workers = new Workers(config.threads());
-        for (Page page : Page.values()) {
+        for (Page<?> page : Page.values()) {
             pageBytes.put(page, config.engine().render(page).getBytes(StandardCharsets.UTF_8));
         }
     }
@@ -130,18 +130,18 @@ public final class Site implements AutoCloseable {
         if (path.equals("/")) {
             return get ? responder.fixed(ok(HTML, index, head, Map.of())) : notAllowed(method, responder);
         }
-        Assets.Asset asset = assets.find(path);
-        if (asset != null) {
-            return get ? responder.fixed(ok(asset.contentType(), asset.body(), head,
-                    Map.of("Cache-Control", asset.cacheControl()))) : notAllowed(method, responder);
-        }
-        Page page = null;
-        for (Page p : Page.values()) {
+        Page<?> page = null;
+        for (Page<?> p : pageBytes.keySet()) {   // the pages first: they are the measured path
             if (p.path().equals(path)) {
                 page = p;
             }
         }
         if (page == null) {
+            Assets.Asset asset = assets.find(path);
+            if (asset != null) {
+                return get ? responder.fixed(ok(asset.contentType(), asset.body(), head,
+                        Map.of("Cache-Control", asset.cacheControl()))) : notAllowed(method, responder);
+            }
             return responder.fixed(new Reply(404, TEXT, bytes("404 Not Found: " + path + "\n"), head, Map.of(),
                     false));
         }
@@ -216,9 +216,11 @@ public final class Site implements AutoCloseable {
             } else {
                 render.done().handle((v, failure) -> null).get();
             }
-        } catch (InterruptedException | ExecutionException e) {
+        } catch (InterruptedException e) {
             render.cancel();
             Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("handle() maps every outcome to a normal completion", e);
         }
         Render.RenderFailedException failure = render.failure();
         if (failure != null) {
