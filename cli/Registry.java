@@ -14,6 +14,8 @@ import servers.JavalinServer;
 import servers.NettyServer;
 import servers.NimaServer;
 import modes.BlockingMode;
+import modes.BufferedMode;
+import modes.FragmentsMode;
 import modes.ReactiveMode;
 import modes.VirtualMode;
 
@@ -45,7 +47,9 @@ public final class Registry {
     public static final List<Mode> MODES = List.of(
             new VirtualMode(),
             new BlockingMode(),
-            new ReactiveMode());
+            new ReactiveMode(),
+            new FragmentsMode(),
+            new BufferedMode());
 
     private Registry() {
     }

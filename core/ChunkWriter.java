@@ -19,6 +19,7 @@ public final class ChunkWriter extends Writer {
     private final StringBuilder buffer = new StringBuilder(2048);
     private final ChunkSink sink;
     private int chunks;
+    private boolean held;
 
     public ChunkWriter(ChunkSink sink) {
         this.sink = sink;
@@ -57,10 +58,21 @@ public final class ChunkWriter extends Writer {
         return this;
     }
 
+    /** Until {@link #release()}, flushes send nothing: the page is kept whole in memory (the buffered mode). */
+    void hold() {
+        held = true;
+    }
+
+    /** Ends {@link #hold()} and sends everything written so far as one chunk. */
+    void release() throws IOException {
+        held = false;
+        flush();
+    }
+
     /** Sends what was written since the last flush as one chunk; does nothing when nothing was written. */
     @Override
     public void flush() throws IOException {
-        if (buffer.isEmpty()) {
+        if (held || buffer.isEmpty()) {
             return;
         }
         byte[] bytes = buffer.toString().getBytes(StandardCharsets.UTF_8);

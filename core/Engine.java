@@ -20,12 +20,13 @@ public interface Engine {
     Templates templates();
 
     /**
-     * How many items the engine reads ahead of the markup it writes over a blocking Iterable: 0 for an engine that
-     * writes each item before asking for the next, 1 for one whose loop calls {@code hasNext()} before rendering
-     * the current item (so each item's markup goes out when the next item arrives). The tests measure it.
+     * How the engine's blocking render delivers items over a blocking Iterable (the {@code virtual} and
+     * {@code blocking} modes): {@link Streaming#PROGRESSIVE} for an engine that writes each item before asking for
+     * the next, {@link Streaming#lookahead(int)} for one whose loop reads ahead, {@link Streaming#AFTER_DATA} for
+     * one that collects the whole loop before writing. The tests and {@code verify} measure it.
      */
-    default int lookahead() {
-        return 0;
+    default Streaming streaming() {
+        return Streaming.PROGRESSIVE;
     }
 
     /**
@@ -49,6 +50,26 @@ public interface Engine {
 
     private <T> void renderInto(Page<T> page, java.io.Writer out) throws java.io.IOException {
         templates().blocking(page).render(page.items(), out);
+    }
+
+    /** The whole page rendered in memory through the engine's fragments: it must equal {@link #render}. */
+    default String renderFragments(Page<?> page) {
+        java.io.StringWriter out = new java.io.StringWriter();
+        try {
+            fragmentsInto(page, out);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return out.toString();
+    }
+
+    private <T> void fragmentsInto(Page<T> page, java.io.Writer out) throws java.io.IOException {
+        Templates.Fragments<T> parts = templates().fragments(page).start();
+        parts.head(out);
+        for (T item : page.items()) {
+            parts.item(item, out);
+        }
+        parts.tail(out);
     }
 
     /** Whether the engine has a non-blocking template for every page, which some modes need ({@link Mode#supports}). */

@@ -32,18 +32,32 @@ public interface Mode {
     boolean supports(Engine engine);
 
     /**
+     * How the page's items reach the client with this engine in this mode: what {@code verify} checks and the README
+     * reports (a blocking mode inherits the engine's {@link Engine#streaming()}).
+     */
+    Streaming streaming(Engine engine);
+
+    /**
+     * Whether the page is rendered whole to memory and then sent with {@code Content-Length} (classic server-side
+     * rendering), instead of streamed in chunks.
+     */
+    default boolean wholePage() {
+        return false;
+    }
+
+    /**
      * Starts one render. {@code here}: the calling thread is a request handler that may run the render itself if it
      * is of the kind this mode wants (the server waits for the page on it); otherwise the render goes to
      * {@code workers}. Returns when the render has been started (or, when it ran here, finished).
      */
     CompletableFuture<Void> start(Render render, boolean here, Workers workers);
 
-    /** A blocking render: on the calling thread when {@code inline}, else on {@code elsewhere}. */
-    static CompletableFuture<Void> blocking(Render render, boolean inline, Executor elsewhere) {
+    /** A blocking render ({@code render}): on the calling thread when {@code inline}, else on {@code elsewhere}. */
+    static CompletableFuture<Void> blocking(Runnable render, boolean inline, Executor elsewhere) {
         if (inline) {
-            render.blocking();
+            render.run();
             return CompletableFuture.completedFuture(null);
         }
-        return CompletableFuture.runAsync(render::blocking, elsewhere);
+        return CompletableFuture.runAsync(render, elsewhere);
     }
 }

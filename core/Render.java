@@ -87,14 +87,45 @@ public final class Render {
     }
 
     /**
-     * Starts a non-blocking render and returns at once. The head is flushed when the engine subscribes to the
-     * items, each item's markup after the engine has rendered it, the tail when the engine completes. The future
-     * completes after the last chunk went to the sink, or exceptionally with {@link RenderFailedException}.
+     * Renders the whole page on the calling thread into memory, blocking while it waits for items, and hands it to
+     * the sink as one chunk at the end: classic server-side rendering, the baseline of the {@code buffered} mode.
+     *
+     * @throws RenderFailedException when the data source, the engine or the client failed; already logged
+     */
+    public void buffered() {
+        out.hold();
+        try {
+            blocking(page);
+            out.release();
+            end(null);
+        } catch (Throwable t) {
+            throw end(t);
+        }
+    }
+
+    /**
+     * Starts a non-blocking render through the engine's async template and returns at once. The head is flushed
+     * when the engine subscribes to the items, each item's markup after the engine has rendered it, the tail when
+     * the engine completes. The future completes after the last chunk went to the sink, or exceptionally with
+     * {@link RenderFailedException}.
      */
     public CompletableFuture<Void> reactive() {
+        return onCallbacks(this::reactive);
+    }
+
+    /**
+     * Starts a non-blocking render through the engine's fragments and returns at once: the head is rendered and
+     * flushed on subscription, each item's fragment when the item is emitted (on the data source's thread), the
+     * tail on completion. No thread waits for data, whatever the engine. Completes as {@link #reactive()} does.
+     */
+    public CompletableFuture<Void> fragments() {
+        return onCallbacks(this::fragments);
+    }
+
+    private CompletableFuture<Void> onCallbacks(java.util.function.Function<Page<?>, CompletableFuture<Void>> how) {
         CompletableFuture<Void> rendered;
         try {
-            rendered = reactive(page);
+            rendered = how.apply(page);
         } catch (Throwable t) {
             rendered = CompletableFuture.failedFuture(t);
         }
@@ -126,6 +157,59 @@ public final class Render {
                 })
                 .doAfterNext(item -> out.flush());
         return engine.templates().nonBlocking(of).render(source, out);
+    }
+
+    private <T> CompletableFuture<Void> fragments(Page<T> of) {
+        Templates.Fragments<T> parts = engine.templates().fragments(of).start();
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        source(of).subscribe(new io.reactivex.rxjava3.core.Observer<T>() {
+            @Override
+            public void onSubscribe(Disposable d) {
+                subscription = d;
+                if (cancelled) {
+                    d.dispose();
+                    return;
+                }
+                step(d, parts::head);
+            }
+
+            @Override
+            public void onNext(T item) {
+                step(subscription, w -> parts.item(item, w));
+            }
+
+            @Override
+            public void onError(Throwable e) {
+                done.completeExceptionally(e);
+            }
+
+            @Override
+            public void onComplete() {
+                if (!done.isDone()) {
+                    try {
+                        parts.tail(out);
+                        done.complete(null);
+                    } catch (IOException | RuntimeException e) {
+                        done.completeExceptionally(e);
+                    }
+                }
+            }
+
+            /** One part, then its chunk; a failure stops the source so that no later part is rendered. */
+            private void step(Disposable d, Templates.Part part) {
+                if (done.isDone()) {
+                    return;
+                }
+                try {
+                    part.render(out);
+                    out.flush();
+                } catch (IOException | RuntimeException e) {
+                    d.dispose();
+                    done.completeExceptionally(e);
+                }
+            }
+        });
+        return done;
     }
 
     /** The client went away: stop promptly, dispose the subscription, fail the render. Any thread, idempotent. */

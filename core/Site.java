@@ -74,6 +74,16 @@ public final class Site implements AutoCloseable {
 
         /** 200 with {@link #HTML}, the page streamed from {@link #render} (GET only: HEAD is a {@link Reply}). */
         R page(Page page);
+
+        /**
+         * A reply that exists once {@code reply} completes (it never fails): a page rendered whole to memory, in a
+         * mode that sends it with {@code Content-Length} ({@link Mode#wholePage()}). The default waits on the
+         * calling thread, for servers whose handler thread waits for its page anyway; a server that answers later
+         * (an event loop) sends it when it completes instead.
+         */
+        default R fixedLater(java.util.concurrent.CompletableFuture<Reply> reply) {
+            return fixed(reply.join());
+        }
     }
 
     /**
@@ -157,7 +167,28 @@ public final class Site implements AutoCloseable {
         if (head) {   // the headers a GET would get: its exact length, since every render is byte-identical
             return responder.fixed(ok(HTML, pageBytes.get(page), true, Map.of()));
         }
+        if (config.mode().wholePage()) {
+            return responder.fixedLater(whole(page));
+        }
         return responder.page(page);
+    }
+
+    /**
+     * The page rendered whole to memory, as a reply with its length: the render's only chunk (the mode holds every
+     * flush until the end). Nothing has been sent when a render fails, so, unlike a streamed page, the client gets
+     * a real status: 500, and the connection closes.
+     */
+    private java.util.concurrent.CompletableFuture<Reply> whole(Page<?> page) {
+        java.util.concurrent.atomic.AtomicReference<byte[]> body = new java.util.concurrent.atomic.AtomicReference<>();
+        Render render = start(page, bytes -> {
+            if (!body.compareAndSet(null, bytes)) {
+                throw new IllegalStateException("a buffered page came in more than one piece");
+            }
+        }, true);
+        return render.done().handle((v, failure) -> failure == null
+                ? ok(HTML, body.get(), false, Map.of())
+                : new Reply(500, TEXT, bytes("500 Internal Server Error: the page could not be rendered\n"), false,
+                        Map.of(), true));
     }
 
     private static Reply ok(String contentType, byte[] body, boolean head, Map<String, String> headers) {

@@ -9,9 +9,10 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * An engine's templates, one per page: a blocking render over an Iterable for every page, and optionally a
- * non-blocking one over the Observable. Which modes an engine supports follows from what it registers here
- * ({@link #nonBlocking()}). Registration is typed by the page, so a template always gets its page's item type.
+ * An engine's templates, one per page: a blocking render over an Iterable and the page's {@link Fragments} for
+ * every page, and optionally a non-blocking render over the Observable. Which modes an engine supports follows from
+ * what it registers here ({@link #nonBlocking()}). Registration is typed by the page, so a template always gets
+ * its page's item type.
  */
 public final class Templates {
 
@@ -34,7 +35,62 @@ public final class Templates {
         CompletableFuture<Void> render(Observable<T> items, Appendable out);
     }
 
-    private record Entry<T>(Blocking<T> blocking, NonBlocking<T> nonBlocking) {
+    /**
+     * The page as parts that the engine renders separately, each at the moment its data is there (the
+     * {@code fragments} mode): the head, one item, the tail. Each part comes from the engine's own way of rendering a
+     * part of a template (a fragment, partial, block, macro or sub-template), never from cutting a rendered page;
+     * head, every item and tail written one after the other are byte for byte the page the blocking template
+     * renders (the tests check it for every engine).
+     */
+    public interface Fragments<T> {
+        void head(Writer out) throws IOException;
+
+        void item(T item, Writer out) throws IOException;
+
+        void tail(Writer out) throws IOException;
+
+        /**
+         * The fragments for one render: themselves when they keep no state between parts (the usual case), a fresh
+         * instance for an engine that does (a document whose open element the items are written into).
+         */
+        default Fragments<T> start() {
+            return this;
+        }
+
+        /** Fragments from three functions. */
+        static <T> Fragments<T> of(Part head, Item<T> item, Part tail) {
+            return new Fragments<>() {
+                @Override
+                public void head(Writer out) throws IOException {
+                    head.render(out);
+                }
+
+                @Override
+                public void item(T value, Writer out) throws IOException {
+                    item.render(value, out);
+                }
+
+                @Override
+                public void tail(Writer out) throws IOException {
+                    tail.render(out);
+                }
+            };
+        }
+    }
+
+    /** A part of a page that does not depend on its items (the head, the tail). */
+    @FunctionalInterface
+    public interface Part {
+        void render(Writer out) throws IOException;
+    }
+
+    /** The part of a page for one item. */
+    @FunctionalInterface
+    public interface Item<T> {
+        void render(T item, Writer out) throws IOException;
+    }
+
+    private record Entry<T>(Blocking<T> blocking, Fragments<T> fragments, NonBlocking<T> nonBlocking) {
     }
 
     private final String engine;
@@ -49,14 +105,19 @@ public final class Templates {
         return new Templates(engine);
     }
 
-    /** Registers {@code page}'s blocking template. */
-    public <T> Templates add(Page<T> page, Blocking<T> blocking) {
-        return add(page, blocking, null);
+    /** Registers {@code page}'s blocking template and its fragments. */
+    public <T> Templates add(Page<T> page, Blocking<T> blocking, Fragments<T> fragments) {
+        if (blocking == null || fragments == null) {
+            throw new IllegalArgumentException(engine + ": every page needs a blocking template and fragments");
+        }
+        byPage.put(page, new Entry<>(blocking, fragments, null));
+        return this;
     }
 
-    /** Registers {@code page}'s blocking and non-blocking templates. */
-    public <T> Templates add(Page<T> page, Blocking<T> blocking, NonBlocking<T> nonBlocking) {
-        byPage.put(page, new Entry<>(blocking, nonBlocking));
+    /** Registers {@code page}'s non-blocking template, after {@link #add} registered the page. */
+    public <T> Templates nonBlocking(Page<T> page, NonBlocking<T> nonBlocking) {
+        Entry<T> entry = entry(page);
+        byPage.put(page, new Entry<>(entry.blocking(), entry.fragments(), nonBlocking));
         return this;
     }
 
@@ -83,6 +144,10 @@ public final class Templates {
 
     public <T> Blocking<T> blocking(Page<T> page) {
         return entry(page).blocking();
+    }
+
+    public <T> Fragments<T> fragments(Page<T> page) {
+        return entry(page).fragments();
     }
 
     public <T> NonBlocking<T> nonBlocking(Page<T> page) {

@@ -10,7 +10,10 @@ import htmlflow.HtmlPage;
 import htmlflow.HtmlView;
 import htmlflow.HtmlViewAsync;
 import io.reactivex.rxjava3.core.Observable;
+import org.xmlet.htmlapifaster.Body;
 import org.xmlet.htmlapifaster.Div;
+import org.xmlet.htmlapifaster.Html;
+import org.xmlet.htmlapifaster.Table;
 import org.xmlet.htmlapifaster.Element;
 import org.xmlet.htmlapifaster.Tbody;
 
@@ -57,9 +60,54 @@ public final class HtmlFlowEngine implements Engine {
 
     private static final Templates TEMPLATES = Templates.of("htmlflow")
             .add(Page.PRESENTATIONS, (items, out) -> PRESENTATIONS.setOut(out).write(items),
-                    (items, out) -> writeAsync(PRESENTATIONS_ASYNC, items, out))
+                    new DocFragments<Presentation, Div<Body<Html<HtmlPage>>>>(HtmlFlowEngine::presentationsHead,
+                            HtmlFlowEngine::card, container -> container.__().__().__()))
+            .nonBlocking(Page.PRESENTATIONS, (items, out) -> writeAsync(PRESENTATIONS_ASYNC, items, out))
             .add(Page.STOCKS, (items, out) -> STOCKS.setOut(out).write(items),
-                    (items, out) -> writeAsync(STOCKS_ASYNC, items, out));
+                    new DocFragments<Stock, Tbody<Table<Body<Html<HtmlPage>>>>>(HtmlFlowEngine::stocksHead,
+                            HtmlFlowEngine::row, tbody -> tbody.__().__().__().__()))
+            .nonBlocking(Page.STOCKS, (items, out) -> writeAsync(STOCKS_ASYNC, items, out));
+
+    /**
+     * The fragments, in HtmlFlow's own way of writing a part of a page: a document ({@link HtmlFlow#doc}) writes
+     * each element as the code builds it, so the head opens the page up to the element that holds the items and
+     * leaves it open, each item is built into that open element when it arrives, and the tail closes it. The open
+     * element is state of one render, so each render gets its own instance ({@link #start}).
+     */
+    private static final class DocFragments<T, E> implements Templates.Fragments<T> {
+        private final java.util.function.Function<HtmlPage, E> head;
+        private final java.util.function.BiConsumer<E, T> item;
+        private final java.util.function.Consumer<E> tail;
+        private E open;
+
+        DocFragments(java.util.function.Function<HtmlPage, E> head, java.util.function.BiConsumer<E, T> item,
+                     java.util.function.Consumer<E> tail) {
+            this.head = head;
+            this.item = item;
+            this.tail = tail;
+        }
+
+        @Override
+        public Templates.Fragments<T> start() {
+            return new DocFragments<>(head, item, tail);
+        }
+
+        @Override
+        public void head(java.io.Writer out) {
+            // Departs from the document's default (indented) for the same reason as VIEWS above.
+            open = head.apply(HtmlFlow.doc(out).setIndented(false));
+        }
+
+        @Override
+        public void item(T value, java.io.Writer out) {
+            item.accept(open, value);
+        }
+
+        @Override
+        public void tail(java.io.Writer out) {
+            tail.accept(open);
+        }
+    }
 
     @Override
     public Templates templates() {
@@ -84,7 +132,14 @@ public final class HtmlFlowEngine implements Engine {
     }
 
     private static void presentations(HtmlPage page, Slot<Div<?>> cards) {
-        var container = page.html().attrLang("en-us")
+        var container = presentationsHead(page);
+        cards.fill(container);
+        container.__().__().__();
+    }
+
+    /** The page up to its list of cards, whose container is left open. */
+    private static Div<Body<Html<HtmlPage>>> presentationsHead(HtmlPage page) {
+        return page.html().attrLang("en-us")
                 .head()
                     .meta().attrCharset("UTF-8").__()
                     .meta().attrName("viewport").attrContent("width=device-width, initial-scale=1.0").__()
@@ -95,8 +150,6 @@ public final class HtmlFlowEngine implements Engine {
                 .body()
                     .div().attrClass("container")
                         .div().attrClass("pb-2 mt-4 mb-3 border-bottom").h1().text("JFall 2013 Presentations").__().__();
-        cards.fill(container);
-        container.__().__().__();
     }
 
     private static void card(Div<?> container, Presentation p) {
@@ -137,7 +190,14 @@ public final class HtmlFlowEngine implements Engine {
             """;
 
     private static void stocks(HtmlPage page, Slot<Tbody<?>> rows) {
-        var tbody = page.html()
+        var tbody = stocksHead(page);
+        rows.fill(tbody);
+        tbody.__().__().__().__();
+    }
+
+    /** The page up to its rows, whose tbody is left open. */
+    private static Tbody<Table<Body<Html<HtmlPage>>>> stocksHead(HtmlPage page) {
+        return page.html()
                 .head()
                     .title().text("Stock Prices").__()
                     .meta().addAttr("http-equiv", "Content-Type").attrContent("text/html; charset=UTF-8").__()
@@ -155,8 +215,6 @@ public final class HtmlFlowEngine implements Engine {
                             .th().text("price").__().th().text("change").__().th().text("ratio").__()
                         .__().__()
                         .tbody();
-        rows.fill(tbody);
-        tbody.__().__().__().__();
     }
 
     private static void row(Tbody<?> body, Stock s) {

@@ -1,6 +1,7 @@
 package engines;
 
 import core.Engine;
+import core.Streaming;
 import core.Templates;
 import core.Page;
 import io.pebbletemplates.pebble.template.PebbleTemplate;
@@ -31,13 +32,24 @@ public final class PebbleEngine implements Engine {
     }
 
     @Override
-    public int lookahead() {
-        return 1;   // ForNode.render: next(), then hasNext() for loop.last, then the body
+    public Streaming streaming() {
+        return Streaming.lookahead(1);   // ForNode.render: next(), then hasNext() for loop.last, then the body
     }
 
+    // Each page names its parts as blocks (head, item, tail), which a template without a parent renders in place;
+    // the fragments render one block each with evaluateBlock, the item block with the loop's variable.
     private static final Templates TEMPLATES = Templates.of("pebble")
-            .add(Page.PRESENTATIONS, (items, out) -> PRESENTATIONS.evaluate(out, Map.of("items", items)))
-            .add(Page.STOCKS, (items, out) -> STOCKS.evaluate(out, Map.of("items", items)));
+            .add(Page.PRESENTATIONS, (items, out) -> PRESENTATIONS.evaluate(out, Map.of("items", items)),
+                    fragments(PRESENTATIONS, "p"))
+            .add(Page.STOCKS, (items, out) -> STOCKS.evaluate(out, Map.of("items", items)),
+                    fragments(STOCKS, "s"));
+
+    private static <T> Templates.Fragments<T> fragments(PebbleTemplate template, String itemVariable) {
+        return Templates.Fragments.of(
+                out -> template.evaluateBlock("head", out, Map.of()),
+                (item, out) -> template.evaluateBlock("item", out, Map.of(itemVariable, item)),
+                out -> template.evaluateBlock("tail", out, Map.of()));
+    }
 
     @Override
     public Templates templates() {

@@ -22,6 +22,7 @@ public final class RawEngine implements Engine {
 
     private final Engine reference;
     private final Map<Page<?>, List<String>> segments = new ConcurrentHashMap<>();
+    private final Map<Page<?>, Map<Object, String>> pieces = new ConcurrentHashMap<>();
     private final Templates templates = Templates.of("raw");
 
     /**
@@ -36,8 +37,29 @@ public final class RawEngine implements Engine {
     }
 
     private <T> void register(Page<T> page) {
-        templates.add(page, (items, out) -> write(segments(page), items, out),
-                (items, out) -> writeAsync(segments(page), items, out));
+        templates.add(page, (items, out) -> write(segments(page), items, out), Templates.Fragments.of(
+                        out -> out.write(segments(page).get(0)),
+                        (item, out) -> out.write(pieceOf(page, item)),
+                        out -> out.write(segments(page).get(segments(page).size() - 1))))
+                .nonBlocking(page, (items, out) -> writeAsync(segments(page), items, out));
+    }
+
+    /**
+     * An item's piece, found by identity: the data source emits the page's own item objects, and a piece is
+     * precomputed for each, so a fragment costs a lookup like the blocking replay's counter.
+     */
+    private String pieceOf(Page<?> page, Object item) {
+        String piece = pieces.computeIfAbsent(page, p -> {
+            Map<Object, String> byItem = new java.util.IdentityHashMap<>();
+            for (int i = 0; i < p.items().size(); i++) {
+                byItem.put(p.items().get(i), segments(p).get(i + 1));
+            }
+            return byItem;
+        }).get(item);
+        if (piece == null) {
+            throw new IllegalStateException("not an item of " + page.id() + ": " + item);
+        }
+        return piece;
     }
 
     /** The page cut into its head, a piece per item and its tail; rendered on first use, then kept. */

@@ -3,6 +3,7 @@ package modes;
 import core.Engine;
 import core.Mode;
 import core.Render;
+import core.Streaming;
 import core.Workers;
 
 import java.util.concurrent.CompletableFuture;
@@ -34,7 +35,12 @@ public final class BlockingMode implements Mode {
     }
 
     @Override
+    public Streaming streaming(Engine engine) {
+        return engine.streaming();   // over the blocking Iterable, as the engine reads it
+    }
+
+    @Override
     public CompletableFuture<Void> start(Render render, boolean here, Workers workers) {
-        return Mode.blocking(render, here && !Thread.currentThread().isVirtual(), workers.platform());
+        return Mode.blocking(render::blocking, here && !Thread.currentThread().isVirtual(), workers.platform());
     }
 }

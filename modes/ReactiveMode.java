@@ -3,6 +3,7 @@ package modes;
 import core.Engine;
 import core.Mode;
 import core.Render;
+import core.Streaming;
 import core.Workers;
 
 import java.util.concurrent.CompletableFuture;
@@ -28,6 +29,11 @@ public final class ReactiveMode implements Mode {
     @Override
     public boolean supports(Engine engine) {
         return engine.nonBlocking();
+    }
+
+    @Override
+    public Streaming streaming(Engine engine) {
+        return Streaming.PROGRESSIVE;   // the engine renders each item when it is emitted
     }
 
     @Override

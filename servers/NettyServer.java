@@ -114,6 +114,13 @@ public final class NettyServer implements Server {
         }
 
         @Override
+        public Publisher<Void> fixedLater(java.util.concurrent.CompletableFuture<Site.Reply> reply) {
+            // The event loop must not wait: the reply is sent when the render (on a virtual thread) completes.
+            Runnable written = site.hold();
+            return Mono.fromFuture(reply).flatMap(r -> Mono.from(fixed(r))).doFinally(signal -> written.run());
+        }
+
+        @Override
         public Publisher<Void> page(Page page) {
             res.header("Content-Type", Site.HTML);
             if (http10) {

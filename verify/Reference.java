@@ -84,6 +84,36 @@ public final class Reference {
         return all;
     }
 
+    /**
+     * Where an engine's fragments (head, every item, tail) do not add up to its page, one line each: the
+     * {@code fragments} mode must serve the same bytes as every other.
+     */
+    public static List<String> fragmentProblems(List<Engine> engines) {
+        List<String> problems = new ArrayList<>();
+        for (Page<?> page : Page.values()) {
+            for (Engine engine : engines) {
+                String whole = engine.render(page);
+                String parts;
+                try {
+                    parts = engine.renderFragments(page);
+                } catch (RuntimeException e) {
+                    problems.add(page.id() + ": engine " + engine.id() + "'s fragments fail: " + e);
+                    continue;
+                }
+                if (!parts.equals(whole)) {
+                    int i = 0;
+                    while (i < Math.min(whole.length(), parts.length()) && whole.charAt(i) == parts.charAt(i)) {
+                        i++;
+                    }
+                    problems.add(page.id() + ": engine " + engine.id() + "'s fragments differ from its page at"
+                            + " character " + i + ": '" + parts.substring(Math.max(0, i - 20),
+                            Math.min(parts.length(), i + 40)).replace("\n", "\\n") + "'");
+                }
+            }
+        }
+        return problems;
+    }
+
     /** One engine's in-memory rendering of a page, without delay. */
     public static String render(Page<?> page, Engine engine) {
         return engine.render(page);

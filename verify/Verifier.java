@@ -3,11 +3,11 @@ package verify;
 import core.Engine;
 import core.Combination;
 import core.Durations;
-import core.Mode;
 import core.Page;
 import core.ServeConfig;
 import core.Server;
 import core.Site;
+import core.Streaming;
 import core.UsageException;
 
 import java.net.URI;
@@ -87,6 +87,7 @@ public final class Verifier {
             Reference.check(page, new String(first.getValue(), java.nio.charset.StandardCharsets.UTF_8))
                     .forEach(p -> engineProblems.add(page.id() + ": " + p));
         });
+        engineProblems.addAll(Reference.fragmentProblems(engines));
     }
 
     /** Whether progressive arrival is checked: only at a delay of at least {@link #MIN_DELAY}. */
@@ -183,6 +184,14 @@ public final class Verifier {
             problems.addAll(concurrent(client, uri, want, itemsMs));
             return new PageResult(page, ttfbMs, totalMs, fetch.chunks(), Double.NaN, problems);
         }
+        Streaming declared = combination.mode().streaming(combination.engine());
+        if (declared.afterData()) {
+            // Declared not to stream (the buffered mode, or an engine that collects its loop): checked as such,
+            // so that a page sent after its data is never reported as progressive, nor failed for not being so.
+            checkAfterData(fetch, combination, want, itemsMs, problems);
+            problems.addAll(concurrent(client, uri, want, itemsMs));
+            return new PageResult(page, ttfbMs, totalMs, fetch.chunks(), Double.NaN, problems);
+        }
         // Progressive: the head must come before a quarter of the items could have been produced, and the body
         // must come in several pieces spread over at least half the time the items take.
         if (ttfbMs > itemsMs / 4) {
@@ -198,28 +207,65 @@ public final class Verifier {
         }
         double lagMs = Double.NaN;
         if (problems.isEmpty()) {
-            int[] ends = page.itemEnds(fetch.body());
-            // The source's real period is a little longer than the delay (each timer starts when the previous
-            // item is emitted); the last item's arrival calibrates it, whatever the engine's lookahead, because
-            // the last item and the end of the data come together.
-            long head = fetch.ttfbNanos();
-            double period = (fetch.arrivalOf(ends[items - 1] - 1) - head) / (double) items;
-            double[] lags = new double[items];
-            for (int i = 0; i < items; i++) {
-                lags[i] = (fetch.arrivalOf(ends[i] - 1) - head - (i + 1) * period) / 1e6;
-            }
-            Arrays.sort(lags);
-            lagMs = lags[items / 2];
-            int lookahead = combination.mode().runs() == Mode.Runs.CALLBACKS ? 0 : combination.engine().lookahead();
-            double allowedMs = (lookahead + 0.5) * delay.toNanos() / 1e6;
+            lagMs = medianLagMs(fetch, page.itemEnds(fetch.body()), items);
+            int lookahead = declared.lookahead();
+            double delayMs = delay.toNanos() / 1e6;
+            double allowedMs = (lookahead + 0.5) * delayMs;
             if (lagMs > allowedMs) {
                 problems.add(String.format(Locale.ROOT, "not progressive: items arrive %.1f ms after they exist"
                         + " (median), more than the %.1f ms that a lookahead of %d allows", lagMs, allowedMs,
                         lookahead));
+            } else if (lookahead > 0 && lagMs < (lookahead - 0.5) * delayMs) {
+                // A declaration that undersells the engine is wrong too: users read it to choose an engine.
+                problems.add(String.format(Locale.ROOT, "items arrive %.1f ms after they exist (median), sooner"
+                        + " than the declared lookahead of %d (%.0f ms): the engine's declaration is wrong", lagMs,
+                        lookahead, lookahead * delayMs));
             }
         }
         problems.addAll(concurrent(client, uri, want, itemsMs));
         return new PageResult(page, ttfbMs, totalMs, fetch.chunks(), lagMs, problems);
+    }
+
+    /**
+     * The median over items of (when the item's markup had fully arrived) minus (when the item was emitted,
+     * estimated from the head's arrival and the source's measured period). The source's real period is a little
+     * longer than the delay (each timer starts when the previous item is emitted); the last item's arrival
+     * calibrates it, whatever the engine's lookahead, because the last item and the end of the data come together.
+     */
+    private static double medianLagMs(TimedFetch fetch, int[] ends, int items) {
+        long head = fetch.ttfbNanos();
+        double period = (fetch.arrivalOf(ends[items - 1] - 1) - head) / (double) items;
+        double[] lags = new double[items];
+        for (int i = 0; i < items; i++) {
+            lags[i] = (fetch.arrivalOf(ends[i] - 1) - head - (i + 1) * period) / 1e6;
+        }
+        Arrays.sort(lags);
+        return lags[items / 2];
+    }
+
+    /**
+     * A page declared to be sent after its data: its first byte must come after the last item could exist, the
+     * whole body within one delay of it, and, when the mode sends it whole, with its exact {@code Content-Length}.
+     */
+    private void checkAfterData(TimedFetch fetch, Combination combination, byte[] want, double itemsMs,
+                                List<String> problems) {
+        double ttfbMs = fetch.ttfbNanos() / 1e6;
+        double spreadMs = (fetch.totalNanos() - fetch.ttfbNanos()) / 1e6;
+        double delayMs = delay.toNanos() / 1e6;
+        if (ttfbMs < itemsMs - delayMs / 2) {
+            problems.add(String.format(Locale.ROOT, "declared to send the page after its data, but the first byte"
+                    + " came after %.1f ms, before the %.0f ms the items take", ttfbMs, itemsMs));
+        }
+        if (spreadMs > delayMs) {
+            problems.add(String.format(Locale.ROOT, "declared to send the page after its data, but the body took"
+                    + " %.1f ms after its first byte, more than one delay", spreadMs));
+        }
+        if (combination.mode().wholePage()) {
+            String length = fetch.headers().firstValue("content-length").orElse("none");
+            if (!length.equals(String.valueOf(want.length))) {
+                problems.add("a page sent whole needs Content-Length " + want.length + ", got " + length);
+            }
+        }
     }
 
     private static void checkResponse(TimedFetch fetch, byte[] want, List<String> problems) {

@@ -81,7 +81,7 @@ class RegistryTest {
                 assertThrows(UsageException.class, () -> Registry.server("tomcat")).getMessage());
         assertEquals("unknown engine 'jsp'; valid engines: " + Registry.engineIds() + ".",
                 assertThrows(UsageException.class, () -> Registry.engine("jsp")).getMessage());
-        assertEquals("unknown mode 'async'; valid modes: virtual, blocking, reactive.",
+        assertEquals("unknown mode 'async'; valid modes: " + Registry.modeIds() + ".",
                 assertThrows(UsageException.class, () -> Registry.mode("async")).getMessage());
     }
 }

@@ -60,6 +60,11 @@ class RenderTest {
     }
 
     @Test
+    void everyEnginesFragmentsAddUpToItsPage() {
+        assertEquals(List.of(), Reference.fragmentProblems(Registry.ENGINES));
+    }
+
+    @Test
     void theReferenceCheckCatchesAWrongPage() {
         byte[] good = Reference.renderAll(Registry.ENGINES).get(Page.STOCKS).values().iterator().next();
         String html = new String(good, StandardCharsets.UTF_8);
@@ -73,7 +78,8 @@ class RenderTest {
     static Stream<Arguments> rendersWithTimings() {
         List<Arguments> all = new ArrayList<>();
         for (Engine engine : Registry.ENGINES) {
-            for (Mode approach : List.of(Registry.mode("virtual"), Registry.mode("reactive"))) {
+            // Blocking renders like virtual on another kind of thread; every other mode delivers its own way.
+            for (Mode approach : Registry.MODES.stream().filter(m -> !m.id().equals("blocking")).toList()) {
                 if (approach.supports(engine)) {
                     for (Page page : Page.values()) {
                         all.add(Arguments.of(engine.id(), approach.id(), page.id()));
@@ -104,23 +110,32 @@ class RenderTest {
             total[0] += bytes.length;
             chunks.add(new long[] {System.nanoTime() - start, total[0]});
         });
-        if (config.mode().runs() == Mode.Runs.CALLBACKS) {
-            render.reactive().get(10, TimeUnit.SECONDS);
-        } else {
-            render.blocking();
+        try (Workers workers = new Workers(2)) {
+            config.mode().start(render, false, workers);
+            render.done().get(10, TimeUnit.SECONDS);
         }
 
         byte[] expected = Reference.renderAll(Registry.ENGINES).get(page).get(engine);
         assertEquals(expected.length, total[0], "bytes");
         int items = page.items().size();
         long delay = DELAY.toNanos();
+        Streaming streaming = config.mode().streaming(engine);
+        if (streaming.afterData()) {
+            assertTrue(chunks.get(0)[0] >= items * delay, "declared to send nothing before the last item, but the"
+                    + " first chunk went out at " + chunks.get(0)[0] / 1_000_000 + " ms");
+            if (config.mode().wholePage()) {
+                assertEquals(1, chunks.size(), "the whole page in one piece");
+            }
+            assertEquals(0, site.inFlight());
+            return;
+        }
         assertTrue(chunks.get(0)[0] < delay, "the head must be sent before the first item is emitted, not after "
                 + chunks.get(0)[0] / 1_000_000 + " ms");
-        int lookahead = config.mode().runs() == Mode.Runs.CALLBACKS ? 0 : engine.lookahead();
+        int lookahead = streaming.lookahead();
         if (lookahead == 0) {
             assertEquals(items + 2, chunks.size(), "one head chunk, one per item, one tail");
-        } else {   // the last item and the tail may share a chunk
-            assertTrue(chunks.size() >= items + 1 && chunks.size() <= items + 2, chunks.size() + " chunks");
+        } else {   // the last items and the tail may share a chunk
+            assertTrue(chunks.size() >= items + 2 - lookahead && chunks.size() <= items + 2, chunks.size() + " chunks");
         }
         int[] itemEnds = page.itemEnds(expected);
         for (int i = 1; i <= items; i++) {
@@ -129,9 +144,11 @@ class RenderTest {
             if (lookahead == 0) {
                 assertTrue(flushedAt < (i + 1) * delay, "item " + i + " sent at " + flushedAt / 1_000_000
                         + " ms, after item " + (i + 1) + " could have arrived");
-            } else if (i < items) {
-                assertTrue(flushedAt >= (i + 1) * delay, "item " + i + " sent at " + flushedAt / 1_000_000
-                        + " ms: a lookahead of " + lookahead + " is declared but none was measured");
+            } else if (i + lookahead <= items) {
+                assertTrue(flushedAt >= (i + lookahead) * delay, "item " + i + " sent at " + flushedAt / 1_000_000
+                        + " ms: a lookahead of " + lookahead + " is declared but less was measured");
+                assertTrue(flushedAt < (i + lookahead + 1) * delay, "item " + i + " sent at "
+                        + flushedAt / 1_000_000 + " ms: more than the declared lookahead of " + lookahead);
             }
         }
         assertEquals(0, site.inFlight());
