@@ -3,6 +3,7 @@ package bench;
 import records.Report;
 
 import core.Combination;
+import core.DataSource;
 import core.Durations;
 import core.Engine;
 import core.Page;
@@ -51,7 +52,8 @@ public final class Bench {
      * else the one combination is measured at that URL as it runs.
      */
     public record Sweep(List<Combination> combinations, List<Page> pages, List<Integer> connections,
-                        List<Double> rates, Duration warmup, Duration duration, Duration delay, int loadThreads,
+                        List<Double> rates, Duration warmup, Duration duration, Duration delay,
+                        DataSource.Timers timers, int loadThreads,
                         Path out, List<String> serverCpuPrefix, Map<String, Object> flags, boolean resume,
                         boolean jfr, URI target) {
     }
@@ -174,7 +176,8 @@ public final class Bench {
             }
             String unverified = verify(c);
             Path log = sweep.out().resolve("logs/" + Point.label(c) + ".server.log");
-            try (ServerProcess server = ServerProcess.start(c, sweep.delay(), sweep.serverCpuPrefix(), log)) {
+            try (ServerProcess server = ServerProcess.start(c, sweep.delay(), sweep.timers(), sweep.serverCpuPrefix(),
+                    log)) {
                 measureAll(group.getValue(), server.base(), server,
                         unverified != null ? unverified : checkBytes(server.base(), expected), expected, progress,
                         total, started);
@@ -405,6 +408,9 @@ public final class Bench {
     private void writeProvenance() throws IOException {
         Map<String, Object> more = new LinkedHashMap<>();
         more.put("server_cpus", String.join(" ", sweep.serverCpuPrefix()));
+        // What the servers ran with, defaults included (flags holds only what the user wrote).
+        more.put("delay", Durations.format(sweep.delay()));
+        more.put("source_scheduler", sweep.timers().id());
         Map<String, List<String>> jvmFlags = new LinkedHashMap<>();
         sweep.combinations().forEach(c -> jvmFlags.put(c.server().id(), ServerProcess.jvmFlags(c.server())));
         more.put("server_jvm_flags", jvmFlags);

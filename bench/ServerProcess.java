@@ -1,6 +1,7 @@
 package bench;
 
 import core.Combination;
+import core.DataSource;
 import core.Durations;
 
 import java.io.BufferedReader;
@@ -55,11 +56,11 @@ final class ServerProcess implements AutoCloseable {
         this.base = base;
     }
 
-    static ServerProcess start(Combination c, Duration delay, List<String> cpuPrefix, Path log)
-            throws IOException, InterruptedException {
+    static ServerProcess start(Combination c, Duration delay, DataSource.Timers timers, List<String> cpuPrefix,
+                               Path log) throws IOException, InterruptedException {
         List<String> command = command(cpuPrefix, c.server().jvmFlags(), "serve", "--server=" + c.server().id(),
                 "--engine=" + c.engine().id(), "--mode=" + c.mode().id(), "--port=0",
-                "--delay=" + Durations.format(delay));
+                "--delay=" + Durations.format(delay), "--source-scheduler=" + timers.id());
         Process p = new ProcessBuilder(command).redirectError(log.toFile()).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         String line = out.readLine();

@@ -2,6 +2,7 @@ package cli;
 
 import bench.Bench;
 import core.Combination;
+import core.DataSource;
 import core.CpuList;
 import core.Durations;
 import core.Logs;
@@ -61,6 +62,11 @@ final class BenchCommand implements Callable<Integer> {
 
     // serve's default on purpose: bench measures the servers at the delay they serve with by default (each server
     // JVM gets it as --delay).
+    @Option(names = "--source-scheduler", paramLabel = "ID", defaultValue = DataSource.Timers.DEFAULT_TEXT,
+            description = "Where the data source's delays run in each server: computation or io (as the published"
+                    + " study's app) (default: ${DEFAULT-VALUE}).")
+    DataSource.Timers timers;
+
     @Option(names = "--delay", paramLabel = "DURATION", defaultValue = ServeConfig.DEFAULT_DELAY_TEXT,
             description = "Per-item delay of the data source (default: ${DEFAULT-VALUE})."
                     + " Units: " + Durations.UNITS + ".")
@@ -140,7 +146,7 @@ final class BenchCommand implements Callable<Integer> {
             chosen = Bench.withBaselines(chosen, Registry.ENGINES, Registry.SERVERS);
         }
         flags.put("selected", chosen.stream().map(Combination::toString).toList());
-        var sweep = new Bench.Sweep(chosen, chosenPages, connections, rates, warmup, duration, delay,
+        var sweep = new Bench.Sweep(chosen, chosenPages, connections, rates, warmup, duration, delay, timers,
                 loadThreads, folder, serverPrefix, flags, resume, jfr, target);
         if (running != null) {
             spec.commandLine().getOut().println("bench: " + running.note());

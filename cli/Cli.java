@@ -4,6 +4,7 @@ import core.Durations;
 import core.Failure;
 import core.Page;
 import core.PortInUseException;
+import core.DataSource;
 import core.UsageException;
 import core.Version;
 import picocli.CommandLine;
@@ -45,6 +46,13 @@ public final class Cli {
         cli.registerConverter(Duration.class, text -> {
             try {
                 return Durations.parse(text);
+            } catch (UsageException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        });
+        cli.registerConverter(DataSource.Timers.class, text -> {
+            try {
+                return DataSource.Timers.byId(text);
             } catch (UsageException e) {
                 throw new CommandLine.TypeConversionException(e.getMessage());
             }

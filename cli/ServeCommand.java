@@ -1,5 +1,6 @@
 package cli;
 
+import core.DataSource;
 import core.Durations;
 import core.ListenAddress;
 import core.Logs;
@@ -47,6 +48,12 @@ final class ServeCommand implements Callable<Integer> {
                     + " Units: " + Durations.UNITS + ".")
     Duration delay;
 
+    @Option(names = "--source-scheduler", paramLabel = "ID", defaultValue = DataSource.Timers.DEFAULT_TEXT,
+            description = "Where the data source's delays run: computation (RxJava's per-core pool) or io (its"
+                    + " cached pool, a thread per delay in flight, as the published study's app) (default:"
+                    + " ${DEFAULT-VALUE}).")
+    DataSource.Timers timers;
+
     @Option(names = "--threads", paramLabel = "N", defaultValue = "" + ServeConfig.DEFAULT_THREADS,
             description = "Platform threads of the blocking mode's pool (default: ${DEFAULT-VALUE}, as Tomcat"
                     + " and Jetty).")
@@ -66,7 +73,7 @@ final class ServeCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         Registry.validate(Registry.server(server), Registry.engine(engine), Registry.mode(mode));   // names the valid
         ServeConfig config = new ServeConfig(Registry.server(server), Registry.engine(engine),
-                Registry.mode(mode), host, port, delay, threads, grace, failAfter);
+                Registry.mode(mode), host, port, delay, timers, threads, grace, failAfter);
         Logs.configure();
         Site site = config.site();
         ListenAddress.check(config.host(), config.port());

@@ -26,6 +26,7 @@ public final class Render {
 
     private final Engine engine;
     private final Duration delay;
+    private final DataSource.Timers timers;
     private final int failAfter;
     private final Page<?> page;
     private final ChunkWriter out;
@@ -37,9 +38,11 @@ public final class Render {
     private volatile ProgressiveItems<?> items;
     private volatile Disposable subscription;
 
-    Render(Engine engine, Duration delay, int failAfter, Page<?> page, ChunkSink sink, AtomicInteger inFlight) {
+    Render(Engine engine, Duration delay, DataSource.Timers timers, int failAfter, Page<?> page, ChunkSink sink,
+           AtomicInteger inFlight) {
         this.engine = engine;
         this.delay = delay;
+        this.timers = timers;
         this.failAfter = failAfter;
         this.page = page;
         this.inFlight = inFlight;
@@ -58,7 +61,7 @@ public final class Render {
     }
 
     private <T> Observable<T> source(Page<T> of) {
-        return DataSource.items(of.items(), delay, failAfter);
+        return DataSource.items(of.items(), delay, timers, failAfter);
     }
 
     /**

@@ -4,7 +4,7 @@ import java.time.Duration;
 
 /** Everything a running combination needs, validated ({@link Combination#check}). */
 public record ServeConfig(Server server, Engine engine, Mode mode, String host, int port,
-                          Duration delay, int threads, Duration grace, int failAfter) {
+                          Duration delay, DataSource.Timers timers, int threads, Duration grace, int failAfter) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     /** serve's --delay as written on the command line (an annotation's default must be a constant string). */
@@ -31,13 +31,13 @@ public record ServeConfig(Server server, Engine engine, Mode mode, String host, 
 
     /** A loopback config with defaults, for tests and verify. */
     public static ServeConfig of(Combination c, Duration delay) {
-        return new ServeConfig(c.server(), c.engine(), c.mode(), DEFAULT_HOST, 0, delay, DEFAULT_THREADS,
-                DEFAULT_GRACE, -1);
+        return new ServeConfig(c.server(), c.engine(), c.mode(), DEFAULT_HOST, 0, delay,
+                DataSource.Timers.COMPUTATION, DEFAULT_THREADS, DEFAULT_GRACE, -1);
     }
 
     /** The site this combination serves. */
     public Site site() {
-        return new Site(new Site.Settings(engine, mode, delay, threads, grace, failAfter, info()));
+        return new Site(new Site.Settings(engine, mode, delay, timers, threads, grace, failAfter, info()));
     }
 
     /** Where and how the server listens. */
@@ -47,7 +47,7 @@ public record ServeConfig(Server server, Engine engine, Mode mode, String host, 
 
     /** What the server says about itself at {@link ServerInfo#PATH}. */
     public ServerInfo info() {
-        return ServerInfo.of(server.id(), engine.id(), mode.id(), delay, threads);
+        return ServerInfo.of(server.id(), engine.id(), mode.id(), delay, timers, threads);
     }
 
     public Combination combination() {
@@ -55,6 +55,6 @@ public record ServeConfig(Server server, Engine engine, Mode mode, String host, 
     }
 
     public ServeConfig withFailAfter(int items) {
-        return new ServeConfig(server, engine, mode, host, port, delay, threads, grace, items);
+        return new ServeConfig(server, engine, mode, host, port, delay, timers, threads, grace, items);
     }
 }

@@ -17,7 +17,9 @@ import java.util.List;
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record ServerInfo(String pssrbench, String java, String server, String engine, String mode, String delay,
-                         @JsonProperty("delay_ns") long delayNs, int threads, List<PageInfo> pages) {
+                         @JsonProperty("delay_ns") long delayNs,
+                         @JsonProperty("source_scheduler") String sourceScheduler, int threads,
+                         List<PageInfo> pages) {
 
     public static final String PATH = "/info.json";
     public static final String JSON = "application/json";
@@ -30,9 +32,10 @@ public record ServerInfo(String pssrbench, String java, String server, String en
     }
 
     /** What a server of this build running this combination says about itself. */
-    public static ServerInfo of(String server, String engine, String mode, Duration delay, int threads) {
+    public static ServerInfo of(String server, String engine, String mode, Duration delay, DataSource.Timers timers,
+                                int threads) {
         return new ServerInfo(Version.VERSION, Runtime.version().toString(), server, engine, mode,
-                Durations.format(delay), delay.toNanos(), threads,
+                Durations.format(delay), delay.toNanos(), timers.id(), threads,
                 Arrays.stream(Page.values()).map(p -> new PageInfo(p.id(), p.path(), p.items().size())).toList());
     }
 

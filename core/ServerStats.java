@@ -77,7 +77,7 @@ public final class ServerStats implements ServerStatsMXBean {
         double[] ms = new double[Math.max(1, samples)];
         for (int i = 0; i < ms.length; i++) {
             long start = System.nanoTime();
-            DataSource.items(p.items(), delay, -1).blockingLast();
+            DataSource.items(p.items(), delay, site.settings().timers(), -1).blockingLast();
             ms[i] = (System.nanoTime() - start) / 1e6;
         }
         Arrays.sort(ms);

@@ -41,8 +41,8 @@ public final class Site implements AutoCloseable {
      * What a site needs to know: the engine and mode, the data source's delay (and a fault to inject), the render
      * pool's size, the grace period it announces while draining, and what {@link ServerInfo#PATH} says.
      */
-    public record Settings(Engine engine, Mode mode, Duration delay, int threads, Duration grace, int failAfter,
-                           ServerInfo info) {
+    public record Settings(Engine engine, Mode mode, Duration delay, DataSource.Timers timers, int threads,
+                           Duration grace, int failAfter, ServerInfo info) {
     }
 
     public Site(Settings config) {
@@ -221,7 +221,8 @@ public final class Site implements AutoCloseable {
 
     /** A new render of {@code page} for one request, writing its chunks to {@code sink}. */
     public Render render(Page<?> page, ChunkSink sink) {
-        Render render = new Render(config.engine(), config.delay(), config.failAfter(), page, sink, inFlight);
+        Render render = new Render(config.engine(), config.delay(), config.timers(), config.failAfter(), page, sink,
+                inFlight);
         Request request = CURRENT.get();
         if (request != null) {   // created while handling a request: part of it
             request.join(render);
