@@ -60,13 +60,13 @@ final class BenchCommand implements Callable<Integer> {
                     + " Units: " + Durations.UNITS + ".")
     Duration duration;
 
-    // serve's default on purpose: bench measures the servers at the delay they serve with by default (each server
-    // JVM gets it as --delay).
     @Option(names = "--source-scheduler", paramLabel = "ID", defaultValue = DataSource.Timers.DEFAULT_TEXT,
             description = "Where the data source's delays run in each server: computation or io (as the published"
                     + " study's app) (default: ${DEFAULT-VALUE}).")
     DataSource.Timers timers;
 
+    // serve's default on purpose: bench measures the servers at the delay they serve with by default (each server
+    // JVM gets it as --delay).
     @Option(names = "--delay", paramLabel = "DURATION", defaultValue = ServeConfig.DEFAULT_DELAY_TEXT,
             description = "Per-item delay of the data source (default: ${DEFAULT-VALUE})."
                     + " Units: " + Durations.UNITS + ".")

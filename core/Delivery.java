@@ -13,6 +13,13 @@ public final class Delivery {
     public static String describe(Server server, Mode mode) {
         Server.HandlerThread handler = server.handlerThread(mode);
         boolean later = server.answersLater(mode);
+        if (mode.wholePage()) {
+            boolean here = !later && mode.runs() == Mode.Runs.VIRTUAL
+                    && handler.kind() == Server.HandlerThread.Kind.VIRTUAL;
+            return "the engine renders the whole page to memory on " + (here ? handler.words()
+                    : "a new virtual thread") + "; the page is sent at once with Content-Length"
+                    + (later ? " from " + handler.words() : "");
+        }
         return switch (mode.runs()) {
             case VIRTUAL, PLATFORM -> {
                 boolean here = !later && (mode.runs() == Mode.Runs.VIRTUAL
