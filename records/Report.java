@@ -57,7 +57,7 @@ public final class Report {
     /** One marker shape per mode, so a mode reads the same across engines (and without colour). */
     private static final Shape[] SHAPES = DefaultDrawingSupplier.createStandardSeriesShapes();
     private static final List<String> TABLE_COLUMNS = List.of("tool", "engine", "mode", "model", "connections",
-            "rate", "req_per_s", "ttfb_p50_ms", "ttlb_p50_ms", "ttlb_p99_ms", "cpu_ms_per_req", "rss_peak_mb",
+            "rate", "req_per_s", "ttfb_p50_ms", "first_item_p50_ms", "ttlb_p50_ms", "ttlb_p99_ms", "cpu_ms_per_req", "rss_peak_mb",
             "heap_mb", "gc_ms", "ceiling_fraction", "valid", "note");
     private static final Map<String, String> PROVENANCE_LABELS = Map.ofEntries(Map.entry("pssrbench",
                     "PssrBench version"), Map.entry("git", "git revision"), Map.entry("started", "date (start, UTC)"),
@@ -66,7 +66,8 @@ public final class Report {
             Map.entry("os", "OS"), Map.entry("cpu", "CPU"), Map.entry("cores", "cores"), Map.entry("load_average",
                     "load average (/proc/loadavg at start)"), Map.entry("load_average_after",
                     "load average (/proc/loadavg at the end)"), Map.entry("server_cpus", "server CPU pinning"),
-            Map.entry("server_jvm_flags", "server JVM flags"),
+            Map.entry("server_jvm_flags", "server JVM flags"), Map.entry("delay", "data source delay per item"),
+            Map.entry("source_scheduler", "data source scheduler"),
             Map.entry(records.Provenance.LATER_RUNS, "later runs into this folder"));
 
     /** What one chart plots on its y axis. */
@@ -76,6 +77,8 @@ public final class Report {
     private static final List<Metric> CLOSED = List.of(
             new Metric("req_per_s", "Throughput", "throughput (requests/s)", false),
             new Metric("ttfb_p50_ms", "Time to first byte, median", "TTFB p50 (ms)", false),
+            // What progressive rendering buys over the buffered mode: the first item's markup long before the last.
+            new Metric("first_item_p50_ms", "Time to the first item's markup, median", "first item p50 (ms)", false),
             new Metric("ttlb_p50_ms", "Time to last byte, median", "TTLB p50 (ms)", true),
             new Metric("ttlb_p99_ms", "Time to last byte, 99th percentile", "TTLB p99 (ms)", true),
             new Metric("cpu_ms_per_req", "Server CPU per request", "server CPU (ms/request)", false),
