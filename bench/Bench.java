@@ -58,6 +58,12 @@ public final class Bench {
                         boolean jfr, URI target) {
     }
 
+    /**
+     * Verification, start-up and stop of one combination's server, for the estimate printed at the start (measured
+     * on a 2-core machine: 7 to 9 s).
+     */
+    private static final double SETUP_SECONDS = 8;
+
     /** How many runs of the bare data source give its floor (a median); about 0.5 s for Stocks at 1 ms. */
     private static final int SOURCE_SAMPLES = 15;
     /** Period of the /proc readings during the measured window (cheap: a file read). */
@@ -161,6 +167,12 @@ public final class Bench {
             console.printf(Locale.ROOT, "bench: resuming in %s: %d points kept, %d to measure%n",
                     sweep.out(), done.size(), total);
         }
+        // Said up front: a sweep over many engines and modes is long on a small machine.
+        double seconds = total * (sweep.warmup().toNanos() + sweep.duration().toNanos()) / 1e9
+                + todo.size() * (sweep.target() == null ? SETUP_SECONDS : 0);
+        console.printf(Locale.ROOT, "bench: %d combinations, %d points: about %.0f minutes%n", todo.size(), total,
+                Math.ceil(seconds / 60));
+        console.flush();
         int[] progress = {0};
         long started = System.nanoTime();
         var expected = Reference.renderAll(engines());
