@@ -9,6 +9,9 @@
 //DEPS com.github.xmlet:htmlflow:5.0.3
 //DEPS io.jstach:jstachio:1.3.7
 //DEPS io.pebbletemplates:pebble:4.1.2
+//DEPS org.freemarker:freemarker:2.3.35
+//DEPS org.trimou:trimou-core:2.5.1.Final
+//DEPS com.github.spullara.mustache.java:compiler:0.9.14
 //DEPS info.picocli:picocli:4.7.7
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
 //DEPS com.fasterxml.jackson.dataformat:jackson-dataformat-csv:2.22.4

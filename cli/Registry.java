@@ -6,10 +6,13 @@ import core.Mode;
 import core.Server;
 import core.UsageException;
 
+import engines.FreeMarkerEngine;
 import engines.HtmlFlowEngine;
 import engines.JStachioEngine;
+import engines.MustacheJavaEngine;
 import engines.PebbleEngine;
 import engines.RawEngine;
+import engines.TrimouEngine;
 import servers.JavalinServer;
 import servers.NettyServer;
 import servers.NimaServer;
@@ -41,6 +44,9 @@ public final class Registry {
             JSTACHIO,
             new HtmlFlowEngine(),
             new PebbleEngine(),
+            new FreeMarkerEngine(),
+            new TrimouEngine(),
+            new MustacheJavaEngine(),
             new RawEngine(JSTACHIO));   // the baseline, replaying JStachio's bytes; listed last, so the default
                                         // engine is a template engine
 
