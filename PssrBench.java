@@ -9,6 +9,8 @@
 //DEPS com.github.xmlet:htmlflow:5.0.3
 //DEPS io.jstach:jstachio:1.3.7
 //DEPS io.pebbletemplates:pebble:4.1.2
+//DEPS org.thymeleaf:thymeleaf:3.1.5.RELEASE
+//DEPS org.apache.velocity:velocity-engine-core:2.4.1
 //DEPS info.picocli:picocli:4.7.7
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
 //DEPS com.fasterxml.jackson.dataformat:jackson-dataformat-csv:2.22.4

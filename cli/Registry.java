@@ -10,6 +10,8 @@ import engines.HtmlFlowEngine;
 import engines.JStachioEngine;
 import engines.PebbleEngine;
 import engines.RawEngine;
+import engines.ThymeleafEngine;
+import engines.VelocityEngine;
 import servers.JavalinServer;
 import servers.NettyServer;
 import servers.NimaServer;
@@ -41,6 +43,8 @@ public final class Registry {
             JSTACHIO,
             new HtmlFlowEngine(),
             new PebbleEngine(),
+            new ThymeleafEngine(),
+            new VelocityEngine(),
             new RawEngine(JSTACHIO));   // the baseline, replaying JStachio's bytes; listed last, so the default
                                         // engine is a template engine
 
