@@ -12,6 +12,8 @@
 //DEPS org.freemarker:freemarker:2.3.35
 //DEPS org.trimou:trimou-core:2.5.1.Final
 //DEPS com.github.spullara.mustache.java:compiler:0.9.14
+//DEPS org.thymeleaf:thymeleaf:3.1.5.RELEASE
+//DEPS org.apache.velocity:velocity-engine-core:2.4.1
 //DEPS info.picocli:picocli:4.7.7
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
 //DEPS com.fasterxml.jackson.dataformat:jackson-dataformat-csv:2.22.4

@@ -13,6 +13,8 @@ import engines.MustacheJavaEngine;
 import engines.PebbleEngine;
 import engines.RawEngine;
 import engines.TrimouEngine;
+import engines.ThymeleafEngine;
+import engines.VelocityEngine;
 import servers.JavalinServer;
 import servers.NettyServer;
 import servers.NimaServer;
@@ -47,6 +49,8 @@ public final class Registry {
             new FreeMarkerEngine(),
             new TrimouEngine(),
             new MustacheJavaEngine(),
+            new ThymeleafEngine(),
+            new VelocityEngine(),
             new RawEngine(JSTACHIO));   // the baseline, replaying JStachio's bytes; listed last, so the default
                                         // engine is a template engine
 
