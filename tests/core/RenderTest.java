@@ -98,6 +98,21 @@ class RenderTest {
     @MethodSource("rendersWithTimings")
     void eachItemIsFlushedBeforeTheRendererWaitsForTheNext(String engineId, String approachId, String pageId)
             throws Exception {
+        // Up to three renders: a stall of the machine (another process, a collection) can delay one render's items
+        // by more than the half delay the rule allows; a wrong declaration fails every render the same way.
+        for (int attempt = 1; ; attempt++) {
+            try {
+                timedRender(engineId, approachId, pageId);
+                return;
+            } catch (AssertionError e) {
+                if (attempt == 3) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static void timedRender(String engineId, String approachId, String pageId) throws Exception {
         Engine engine = Registry.engine(engineId);
         Page page = Page.byId(pageId);
         Server anyServer = Registry.SERVERS.get(0);
