@@ -9,6 +9,12 @@
 //DEPS com.github.xmlet:htmlflow:5.0.3
 //DEPS io.jstach:jstachio:1.3.7
 //DEPS io.pebbletemplates:pebble:4.1.2
+//DEPS gg.jte:jte:3.2.4
+//DEPS com.fizzed:rocker-runtime:2.4.0
+//DEPS com.fizzed:rocker-compiler:2.4.0
+// Rocker's parser needs the ANTLR runtime it was generated with; jbang would resolve Helidon's newer one.
+//DEPS org.antlr:antlr4-runtime:4.5.3
+//DEPS io.quarkus.qute:qute-core:3.38.2
 //DEPS info.picocli:picocli:4.7.7
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
 //DEPS com.fasterxml.jackson.dataformat:jackson-dataformat-csv:2.22.4

@@ -8,8 +8,11 @@ import core.UsageException;
 
 import engines.HtmlFlowEngine;
 import engines.JStachioEngine;
+import engines.JteEngine;
 import engines.PebbleEngine;
+import engines.QuteEngine;
 import engines.RawEngine;
+import engines.RockerEngine;
 import servers.JavalinServer;
 import servers.NettyServer;
 import servers.NimaServer;
@@ -41,6 +44,9 @@ public final class Registry {
             JSTACHIO,
             new HtmlFlowEngine(),
             new PebbleEngine(),
+            new JteEngine(),
+            new RockerEngine(),
+            new QuteEngine(),
             new RawEngine(JSTACHIO));   // the baseline, replaying JStachio's bytes; listed last, so the default
                                         // engine is a template engine
 
