@@ -42,9 +42,13 @@ public final class JteEngine implements Engine {
     private static final TemplateEngine JTE = compile();
 
     private static TemplateEngine compile() {
+        Path classes;
         try {
-            Path classes = Files.createTempDirectory("pssrbench-jte");
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> delete(classes)));
+            classes = Files.createTempDirectory("pssrbench-jte");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        try {
             ClassLoader loader = JteEngine.class.getClassLoader();
             // Defaults kept: ContentType.Html escapes every ${} output by its HTML context (the summaries are
             // $unsafe{} in the template).
@@ -55,9 +59,13 @@ public final class JteEngine implements Engine {
                     compiler.prepareForRendering(page + part + ".jte");
                 }
             }
-            return compiler.reloadPrecompiled(classes);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            TemplateEngine precompiled = compiler.reloadPrecompiled(classes);
+            // Registered only now: a hook that calls into this class would fail if its initialisation had.
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> delete(classes)));
+            return precompiled;
+        } catch (RuntimeException | Error e) {
+            delete(classes);
+            throw e;
         }
     }
 

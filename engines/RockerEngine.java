@@ -62,9 +62,25 @@ public final class RockerEngine implements Engine {
     private static final MethodHandle STOCKS_TAIL = builder("stocks_tail");
 
     private static ClassLoader compile() {
+        Path work;
         try {
-            Path work = Files.createTempDirectory("pssrbench-rocker");
+            work = Files.createTempDirectory("pssrbench-rocker");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        try {
+            ClassLoader classes = compileIn(work);
+            // Registered only now: a hook that calls into this class would fail if its initialisation had.
             Runtime.getRuntime().addShutdownHook(new Thread(() -> delete(work)));
+            return classes;
+        } catch (RuntimeException | Error e) {
+            delete(work);
+            throw e;
+        }
+    }
+
+    private static ClassLoader compileIn(Path work) {
+        try {
             RockerConfiguration config = new RockerConfiguration();
             config.setTemplateDirectory(work.resolve("templates").toFile());
             config.setOutputDirectory(work.resolve("java").toFile());
