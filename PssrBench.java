@@ -14,6 +14,12 @@
 //DEPS com.github.spullara.mustache.java:compiler:0.9.14
 //DEPS org.thymeleaf:thymeleaf:3.1.5.RELEASE
 //DEPS org.apache.velocity:velocity-engine-core:2.4.1
+//DEPS gg.jte:jte:3.2.4
+//DEPS com.fizzed:rocker-runtime:2.4.0
+//DEPS com.fizzed:rocker-compiler:2.4.0
+// Rocker's parser needs the ANTLR runtime it was generated with; jbang would resolve Helidon's newer one.
+//DEPS org.antlr:antlr4-runtime:4.5.3
+//DEPS io.quarkus.qute:qute-core:3.38.2
 //DEPS info.picocli:picocli:4.7.7
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
 //DEPS com.fasterxml.jackson.dataformat:jackson-dataformat-csv:2.22.4

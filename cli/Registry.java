@@ -10,11 +10,14 @@ import engines.FreeMarkerEngine;
 import engines.HtmlFlowEngine;
 import engines.JStachioEngine;
 import engines.MustacheJavaEngine;
+import engines.JteEngine;
 import engines.PebbleEngine;
+import engines.QuteEngine;
 import engines.RawEngine;
 import engines.TrimouEngine;
 import engines.ThymeleafEngine;
 import engines.VelocityEngine;
+import engines.RockerEngine;
 import servers.JavalinServer;
 import servers.NettyServer;
 import servers.NimaServer;
@@ -51,6 +54,9 @@ public final class Registry {
             new MustacheJavaEngine(),
             new ThymeleafEngine(),
             new VelocityEngine(),
+            new JteEngine(),
+            new RockerEngine(),
+            new QuteEngine(),
             new RawEngine(JSTACHIO));   // the baseline, replaying JStachio's bytes; listed last, so the default
                                         // engine is a template engine
 

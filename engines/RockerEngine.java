@@ -1,0 +1,227 @@
+package engines;
+
+import com.fizzed.rocker.ContentType;
+import com.fizzed.rocker.RockerModel;
+import com.fizzed.rocker.compiler.RockerConfiguration;
+import com.fizzed.rocker.compiler.TemplateCompiler;
+import com.fizzed.rocker.runtime.AbstractRockerOutput;
+import core.Engine;
+import core.Page;
+import core.Presentation;
+import core.Stock;
+import core.Templates;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Rocker: templates compiled to Java classes, one model class per template with a static {@code template(...)}
+ * builder. Its {@code @for} over an Iterable is a plain Java for-each that writes each item to the output before
+ * asking for the next, so it is progressive over a blocking Iterable.
+ *
+ * <p>Each page has three templates (head, item, tail) that the page's template calls around its loop
+ * ({@code @presentations_head.template()} ...); the fragments render the same templates alone. Rocker names a
+ * template's class after its file, so the names are Java identifiers.
+ */
+public final class RockerEngine implements Engine {
+
+    private static final String DIR = "templates/rocker";
+    private static final String PACKAGE = DIR.replace('/', '.');
+    private static final List<String> PAGES = List.of("presentations", "stocks");
+
+    /**
+     * The generated classes, compiled once at start-up with rocker-compiler's own pipeline (parse, generate Java,
+     * compile with the JDK's compiler, TemplateCompiler): Rocker's production path generates the sources with its
+     * Maven plugin, which jbang cannot run, and its reloading mode needs the plugin's rocker-compiler.conf and
+     * re-checks the template files' dates on every render. The templates are on the class path (inside the jar for
+     * jbang and the shaded jar), and Rocker parses files, so they are copied to a temporary folder first; javac
+     * gets the JVM's class path, so the templates see core.Presentation and core.Stock.
+     */
+    private static final ClassLoader CLASSES = compile();
+
+    private static final MethodHandle PRESENTATIONS = builder("presentations", Iterable.class);
+    private static final MethodHandle PRESENTATIONS_HEAD = builder("presentations_head");
+    private static final MethodHandle PRESENTATIONS_ITEM = builder("presentations_item", Presentation.class);
+    private static final MethodHandle PRESENTATIONS_TAIL = builder("presentations_tail");
+    private static final MethodHandle STOCKS = builder("stocks", Iterable.class);
+    private static final MethodHandle STOCKS_HEAD = builder("stocks_head");
+    private static final MethodHandle STOCKS_ITEM = builder("stocks_item", Stock.class);
+    private static final MethodHandle STOCKS_TAIL = builder("stocks_tail");
+
+    private static ClassLoader compile() {
+        Path work;
+        try {
+            work = Files.createTempDirectory("pssrbench-rocker");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        try {
+            ClassLoader classes = compileIn(work);
+            // Registered only now: a hook that calls into this class would fail if its initialisation had.
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> delete(work)));
+            return classes;
+        } catch (RuntimeException | Error e) {
+            delete(work);
+            throw e;
+        }
+    }
+
+    private static ClassLoader compileIn(Path work) {
+        try {
+            RockerConfiguration config = new RockerConfiguration();
+            config.setTemplateDirectory(work.resolve("templates").toFile());
+            config.setOutputDirectory(work.resolve("java").toFile());
+            config.setClassDirectory(work.resolve("classes").toFile());
+            // Departs from the default (false): "optimize" has each model construct its template class directly,
+            // where by default every render asks RockerRuntime's bootstrap, which finds the class by reflection
+            // so that reloading could swap it; nothing reloads here. Kept: HTML escaping by the .rocker.html
+            // content type (the summaries are @raw), static text as pre-encoded UTF-8 bytes.
+            config.getOptions().setOptimize(true);
+            List<File> files = new ArrayList<>();
+            for (String page : PAGES) {
+                for (String part : List.of("", "_head", "_item", "_tail")) {
+                    String name = DIR + "/" + page + part + ".rocker.html";
+                    Path file = work.resolve("templates").resolve(name);
+                    Files.createDirectories(file.getParent());
+                    try (InputStream in = RockerEngine.class.getClassLoader().getResourceAsStream(name)) {
+                        if (in == null) {
+                            throw new IllegalStateException("rocker: no template " + name + " on the class path");
+                        }
+                        Files.copy(in, file);
+                    }
+                    files.add(file.toFile());
+                }
+            }
+            TemplateCompiler compiler = new TemplateCompiler(config);
+            List<TemplateCompiler.CompilationUnit> units = compiler.parse(files);
+            compiler.generate(units);
+            compiler.compile(units);
+            return new URLClassLoader(new java.net.URL[] {config.getClassDirectory().toURI().toURL()},
+                    RockerEngine.class.getClassLoader());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (Exception e) {   // Rocker's parser and generator throw checked exceptions of their own
+            throw new IllegalStateException("rocker: templates failed to compile", e);
+        }
+    }
+
+    /**
+     * The template's static {@code template(...)} builder (the generated classes exist only at run time, so they
+     * are reached through a method handle), typed as taking Objects and returning a RockerModel.
+     */
+    private static MethodHandle builder(String template, Class<?>... args) {
+        try {
+            Class<?> model = CLASSES.loadClass(PACKAGE + "." + template);
+            return MethodHandles.publicLookup().findStatic(model, "template", MethodType.methodType(model, args))
+                    .asType(MethodType.genericMethodType(args.length).changeReturnType(RockerModel.class));
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("rocker: no compiled template " + template, e);
+        }
+    }
+
+    private static void delete(Path folder) {
+        try (Stream<Path> files = Files.walk(folder)) {
+            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        } catch (IOException e) {
+            // a temporary folder left behind: nothing to report at exit
+        }
+    }
+
+    @Override
+    public String id() {
+        return "rocker";
+    }
+
+    @Override
+    public String description() {
+        return "Rocker {com.fizzed:rocker-runtime} (templates compiled to Java at start-up; blocking)";
+    }
+
+    private static final Templates TEMPLATES = Templates.of("rocker")
+            .add(Page.PRESENTATIONS, (items, out) -> render(model(PRESENTATIONS, items), out),
+                    fragments(PRESENTATIONS_HEAD, PRESENTATIONS_ITEM, PRESENTATIONS_TAIL))
+            .add(Page.STOCKS, (items, out) -> render(model(STOCKS, items), out),
+                    fragments(STOCKS_HEAD, STOCKS_ITEM, STOCKS_TAIL));
+
+    private static <T> Templates.Fragments<T> fragments(MethodHandle head, MethodHandle item, MethodHandle tail) {
+        return Templates.Fragments.of(
+                out -> render(model(head), out),
+                (value, out) -> render(model(item, value), out),
+                out -> render(model(tail), out));
+    }
+
+    @Override
+    public Templates templates() {
+        return TEMPLATES;
+    }
+
+    /** A model from a builder without arguments. */
+    private static RockerModel model(MethodHandle builder) {
+        try {
+            return (RockerModel) builder.invokeExact();
+        } catch (Throwable e) {
+            throw unchecked(e);
+        }
+    }
+
+    /** A model from a builder with one argument. */
+    private static RockerModel model(MethodHandle builder, Object argument) {
+        try {
+            return (RockerModel) builder.invokeExact(argument);
+        } catch (Throwable e) {
+            throw unchecked(e);
+        }
+    }
+
+    /** The builders only construct a model: they throw nothing checked. */
+    private static RuntimeException unchecked(Throwable e) {
+        if (e instanceof Error error) {
+            throw error;
+        }
+        return e instanceof RuntimeException r ? r : new IllegalStateException(e);
+    }
+
+    /** Renders a model (single use) straight into the page's Writer. */
+    private static void render(RockerModel model, Writer out) {
+        model.render((contentType, charset) -> new WriterOutput(contentType, charset, out));
+    }
+
+    /**
+     * Rocker's outputs are an OutputStream's or a String's; the page is a Writer, so this one writes each piece to
+     * it as the template renders it. Static text comes as bytes (Rocker pre-encodes it for byte outputs) and is
+     * decoded, as Rocker's own StringBuilderOutput does.
+     */
+    private static final class WriterOutput extends AbstractRockerOutput<WriterOutput> {
+        private final Writer out;
+
+        WriterOutput(ContentType contentType, String charset, Writer out) {
+            super(contentType, charset, -1);   // the byte length is not counted, as in StringBuilderOutput
+            this.out = out;
+        }
+
+        @Override
+        public WriterOutput w(String string) throws IOException {
+            out.write(string);
+            return this;
+        }
+
+        @Override
+        public WriterOutput w(byte[] bytes) throws IOException {
+            out.write(new String(bytes, charset));
+            return this;
+        }
+    }
+}
