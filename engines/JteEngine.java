@@ -3,6 +3,7 @@ package engines;
 import core.Engine;
 import core.Page;
 import core.Templates;
+import core.TempFolders;
 import gg.jte.ContentType;
 import gg.jte.TemplateEngine;
 import gg.jte.output.WriterOutput;
@@ -12,10 +13,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * jte: templates compiled to Java classes. Its {@code @for} is a plain Java for-each that writes each item before
@@ -61,19 +60,11 @@ public final class JteEngine implements Engine {
             }
             TemplateEngine precompiled = compiler.reloadPrecompiled(classes);
             // Registered only now: a hook that calls into this class would fail if its initialisation had.
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> delete(classes)));
+            TempFolders.deleteOnExit(classes);
             return precompiled;
         } catch (RuntimeException | Error e) {
-            delete(classes);
+            TempFolders.delete(classes);
             throw e;
-        }
-    }
-
-    private static void delete(Path folder) {
-        try (Stream<Path> files = Files.walk(folder)) {
-            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-        } catch (IOException e) {
-            // a temporary folder left behind: nothing to report at exit
         }
     }
 

@@ -10,6 +10,7 @@ import core.Page;
 import core.Presentation;
 import core.Stock;
 import core.Templates;
+import core.TempFolders;
 
 import java.io.File;
 import java.io.IOException;
@@ -23,9 +24,7 @@ import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * Rocker: templates compiled to Java classes, one model class per template with a static {@code template(...)}
@@ -71,10 +70,10 @@ public final class RockerEngine implements Engine {
         try {
             ClassLoader classes = compileIn(work);
             // Registered only now: a hook that calls into this class would fail if its initialisation had.
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> delete(work)));
+            TempFolders.deleteOnExit(work);
             return classes;
         } catch (RuntimeException | Error e) {
-            delete(work);
+            TempFolders.delete(work);
             throw e;
         }
     }
@@ -129,14 +128,6 @@ public final class RockerEngine implements Engine {
                     .asType(MethodType.genericMethodType(args.length).changeReturnType(RockerModel.class));
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("rocker: no compiled template " + template, e);
-        }
-    }
-
-    private static void delete(Path folder) {
-        try (Stream<Path> files = Files.walk(folder)) {
-            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-        } catch (IOException e) {
-            // a temporary folder left behind: nothing to report at exit
         }
     }
 
