@@ -66,11 +66,15 @@ final class VerifyCommand implements Callable<Integer> {
         }
         String pageHeads = String.join(" | ", Arrays.stream(Page.values())
                 .map(p -> String.format(Locale.ROOT, "%-34s", p.id() + ": ttfb total chunks lag")).toList());
-        out.printf(Locale.ROOT, "%-8s %-9s %-9s %s | result%n", "server", "engine", "mode", pageHeads);
+        // Columns as wide as the registry's longest ids, so that a new plug-in keeps the table aligned.
+        String columns = "%-" + width(Registry.SERVERS.stream().map(s -> s.id())) + "s %-"
+                + width(Registry.ENGINES.stream().map(e -> e.id())) + "s %-"
+                + width(Registry.MODES.stream().map(m -> m.id())) + "s ";
+        out.printf(Locale.ROOT, columns + "%s | result%n", "server", "engine", "mode", pageHeads);
         int failed = 0;
         for (Combination c : chosen) {
             Verifier.Result r = target == null ? verifier.verify(c) : verifier.verify(c, target.url());
-            StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%-8s %-9s %-9s ",
+            StringBuilder row = new StringBuilder(String.format(Locale.ROOT, columns,
                     c.server().id(), c.engine().id(), c.mode().id()));
             for (Verifier.PageResult p : r.pages()) {
                 row.append(String.format(Locale.ROOT, "%-34s | ", ms(p.ttfbMs(), "%.1f") + " "
@@ -91,5 +95,9 @@ final class VerifyCommand implements Callable<Integer> {
     /** Milliseconds for a table cell; "-" for what was not measured. */
     private static String ms(double value, String format) {
         return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, format + "ms", value);
+    }
+
+    private static int width(java.util.stream.Stream<String> ids) {
+        return ids.mapToInt(String::length).max().orElse(0);
     }
 }
