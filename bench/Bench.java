@@ -80,6 +80,8 @@ public final class Bench {
     private final List<Row> rows = new ArrayList<>();
     private final PointRows.Ceilings ceilings;
     private volatile boolean stopped;
+    /** The verification JVM running now, if any, so that a stop does not wait for it. */
+    private volatile Process verifying;
 
     public Bench(Sweep sweep, PrintWriter console) {
         this.sweep = sweep;
@@ -119,6 +121,10 @@ public final class Bench {
     /** Ends the sweep soon, from any thread (Ctrl-C): the point under way is dropped, finished ones are kept. */
     public void stop() {
         stopped = true;
+        Process p = verifying;
+        if (p != null) {   // a verification takes many seconds: not worth finishing when the sweep ends
+            p.destroy();
+        }
     }
 
     /**
@@ -187,6 +193,9 @@ public final class Bench {
                 continue;
             }
             String unverified = verify(c);
+            if (stopped) {
+                break;
+            }
             Path log = sweep.out().resolve("logs/" + Point.label(c) + ".server.log");
             try (ServerProcess server = ServerProcess.start(c, sweep.delay(), sweep.timers(), sweep.serverCpuPrefix(),
                     log)) {
@@ -248,7 +257,21 @@ public final class Bench {
         Process p = new ProcessBuilder(ServerProcess.command(List.of(), "verify", "--server=" + c.server().id(),
                 "--engine=" + c.engine().id(), "--mode=" + c.mode().id(), "--delay=20ms", "--concurrency=10"))
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        if (!p.waitFor(5, TimeUnit.MINUTES)) {
+        verifying = p;
+        if (stopped) {
+            p.destroy();
+        }
+        boolean ended;
+        try {
+            ended = p.waitFor(5, TimeUnit.MINUTES);
+        } finally {
+            verifying = null;
+        }
+        if (stopped) {
+            p.waitFor();
+            return "not verified: the sweep was stopped";
+        }
+        if (!ended) {
             p.destroyForcibly().waitFor();
             return "failed verification: no answer within 5 minutes; see " + log;
         }
