@@ -29,11 +29,12 @@
 //DEPS org.jfree:jfreechart:1.5.6
 //DEPS org.jfree:org.jfree.svg:5.0.7
 //DEPS org.webjars:bootstrap:5.3.0
+//DEPS org.seleniumhq.selenium:selenium-chrome-driver:4.52.0
 // The annotation processor that generates JStachio's renderers; jbang has no compile-only scope.
 //DEPS io.jstach:jstachio-apt:1.3.7
 // JDK 23+ no longer runs annotation processors found on the class path unless asked to.
 //JAVAC_OPTIONS -proc:full
-//SOURCES core/*.java engines/*.java servers/*.java modes/*.java verify/*.java records/*.java bench/*.java cli/*.java
+//SOURCES core/*.java engines/*.java servers/*.java modes/*.java verify/*.java records/*.java bench/*.java browser/*.java cli/*.java
 //FILES templates/=templates/
 //FILES data/=data/
 //FILES assets/=assets/

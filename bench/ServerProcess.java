@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  * ephemeral loopback port; ready once it answers HTTP; stopped by its PID. Its CPU time, resident memory and
  * thread count are read from /proc while it runs, the rest of its resources over JMX ({@link ServerJmx}).
  */
-final class ServerProcess implements AutoCloseable {
+public final class ServerProcess implements AutoCloseable {
 
     private static final Pattern URL = Pattern.compile("serving (http://\\S+/) ");
 
@@ -40,7 +40,7 @@ final class ServerProcess implements AutoCloseable {
             "--add-exports=java.base/jdk.internal.vm=ALL-UNNAMED");
 
     /** The options of a server JVM for {@code server}. */
-    static List<String> jvmFlags(core.Server server) {
+    public static List<String> jvmFlags(core.Server server) {
         List<String> all = new ArrayList<>(JVM_FLAGS);
         all.addAll(server.jvmFlags());
         return all;
@@ -58,6 +58,27 @@ final class ServerProcess implements AutoCloseable {
 
     static ServerProcess start(Combination c, Duration delay, DataSource.Timers timers, List<String> cpuPrefix,
                                Path log) throws IOException, InterruptedException {
+        ServerProcess server = launch(c, delay, timers, cpuPrefix, log);
+        try {
+            server.jmx = ServerJmx.attach(server.process.pid());
+        } catch (IOException | RuntimeException e) {   // measurable all the same, with fewer columns
+            server.jmxProblem = "no JMX from the server (" + e + "): heap, GC, virtual threads and source floor"
+                    + " not measured";
+        }
+        return server;
+    }
+
+    /**
+     * A combination served in a JVM of its own, as {@code serve} runs it, without JMX (for measurements that read
+     * nothing from the server's JVM): ready once its index page answers; stop it with {@link #close()}. Its
+     * standard error goes to {@code log}.
+     */
+    public static ServerProcess serve(Combination c, Duration delay, Path log) throws IOException, InterruptedException {
+        return launch(c, delay, DataSource.Timers.COMPUTATION, List.of(), log);
+    }
+
+    private static ServerProcess launch(Combination c, Duration delay, DataSource.Timers timers,
+                                        List<String> cpuPrefix, Path log) throws IOException, InterruptedException {
         List<String> command = command(cpuPrefix, c.server().jvmFlags(), "serve", "--server=" + c.server().id(),
                 "--engine=" + c.engine().id(), "--mode=" + c.mode().id(), "--port=0",
                 "--delay=" + Durations.format(delay), "--source-scheduler=" + timers.id());
@@ -75,12 +96,6 @@ final class ServerProcess implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             server.close();
             throw e;
-        }
-        try {
-            server.jmx = ServerJmx.attach(p.pid());
-        } catch (IOException | RuntimeException e) {   // measurable all the same, with fewer columns
-            server.jmxProblem = "no JMX from the server (" + e + "): heap, GC, virtual threads and source floor"
-                    + " not measured";
         }
         return server;
     }
@@ -126,7 +141,8 @@ final class ServerProcess implements AutoCloseable {
         }
     }
 
-    URI base() {
+    /** Where it serves: {@code http://127.0.0.1:PORT/}. */
+    public URI base() {
         return base;
     }
 
@@ -139,7 +155,7 @@ final class ServerProcess implements AutoCloseable {
         return jmxProblem;
     }
 
-    long pid() {
+    public long pid() {
         return process.pid();
     }
 

@@ -15,8 +15,8 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * The command line: {@code serve} (the default), {@code list}, {@code verify}, {@code bench}, {@code wrk-row},
- * {@code provenance} and {@code report}. Exit codes: 0 success, 1 a failure at run time (port in use, verification
+ * The command line: {@code serve} (the default), {@code list}, {@code verify}, {@code bench}, {@code browser},
+ * {@code wrk-row}, {@code provenance} and {@code report}. Exit codes: 0 success, 1 a failure at run time (port in use, verification
  * failed), 2 a usage error. Errors are one sentence, no stack trace. This file is the top command (parsing,
  * converters, how errors are told, the default command, help); each subcommand is a file of its own in this folder,
  * the options they share a mixin ({@link Selection}).
@@ -34,8 +34,8 @@ import java.util.List;
         footer = {"", "Without a command, serve (its flags: pssrbench help serve). Example:",
                 "  jbang PssrBench.java --server=nima --engine=jstachio --mode=virtual"},
         subcommands = {ServeCommand.class, ListCommand.class, VerifyCommand.class, BenchCommand.class,
-                WrkRowCommand.class, LastRowCommand.class, ProvenanceCommand.class, ReportCommand.class,
-                CommandLine.HelpCommand.class})
+                BrowserCommand.class, WrkRowCommand.class, LastRowCommand.class, ProvenanceCommand.class,
+                ReportCommand.class, CommandLine.HelpCommand.class})
 public final class Cli {
 
     /** Runs the command line and returns the exit code; output goes to the given writers. */

@@ -75,6 +75,11 @@ public final class Registry {
         return ENGINES.stream().filter(Engine::baseline).map(Engine::id).findFirst().orElseThrow();
     }
 
+    /** The mode of classic server-side rendering, the baseline progressive modes are compared with. */
+    public static Mode buffered() {
+        return MODES.stream().filter(Mode::wholePage).findFirst().orElseThrow();
+    }
+
     public static Server server(String id) {
         return SERVERS.stream().filter(s -> s.id().equals(id)).findFirst().orElseThrow(() -> new UsageException(
                 "unknown server '" + id + "'; valid servers: " + serverIds() + "."));

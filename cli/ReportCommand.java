@@ -1,5 +1,6 @@
 package cli;
 
+import records.BrowserCsv;
 import records.Report;
 import core.UsageException;
 import picocli.CommandLine;
@@ -14,14 +15,15 @@ import java.util.concurrent.Callable;
 
 /** {@code report}: a results folder's report.html. */
 @Command(name = "report", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
-        description = "Write DIR/report.html from DIR/summary.csv (and DIR/provenance.json): charts and tables"
+        description = "Write DIR/report.html from DIR/summary.csv and/or DIR/browser.csv (and DIR/provenance.json):"
+                + " charts and tables"
                 + " in one self-contained file that opens offline.")
 final class ReportCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Parameters(index = "0", paramLabel = "DIR",
-            description = "A results folder written by bench or scripts/wrk2-*.sh.")
+            description = "A results folder written by bench, browser or scripts/wrk2-*.sh.")
     Path dir;
 
     @Override
@@ -29,12 +31,13 @@ final class ReportCommand implements Callable<Integer> {
         if (!Files.isDirectory(dir)) {
             throw new UsageException("no such folder: " + dir + "; give a results folder written by bench.");
         }
-        if (!Files.isRegularFile(dir.resolve("summary.csv"))) {
-            throw new UsageException(dir + " has no summary.csv; give a results folder written by bench.");
+        if (!Files.isRegularFile(dir.resolve("summary.csv")) && !Files.isRegularFile(dir.resolve(BrowserCsv.FILE))) {
+            throw new UsageException(dir + " has no summary.csv or " + BrowserCsv.FILE + "; give a results folder"
+                    + " written by bench or browser.");
         }
         Path html;
         try {
-            html = Report.write(dir, Registry.baselineId());
+            html = Report.write(dir, Registry.baselineId(), Registry.buffered().id());
         } catch (IOException e) {
             // Almost always the input (another version's columns, a broken CSV or JSON): the user's to fix.
             throw new UsageException("cannot write a report from " + dir + ": "

@@ -1,6 +1,7 @@
 package cli;
 
 import core.DataSource;
+import core.Demo;
 import core.Durations;
 import core.ListenAddress;
 import core.Logs;
@@ -9,6 +10,7 @@ import core.Server;
 import core.ServerStats;
 import core.Signals;
 import core.Site;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -64,18 +66,29 @@ final class ServeCommand implements Callable<Integer> {
                     + " Units: " + Durations.UNITS + ".")
     Duration grace;
 
+    @Option(names = "--demo", description = "Also serve /demo, the page rendered progressively and buffered side by"
+            + " side (the buffered half from /buffered/PAGE: the same engine in the buffered mode); the delay is "
+            + Demo.DEFAULT_DELAY_TEXT + " unless --delay is given.")
+    boolean demo;
+
     @Option(names = "--fail-after", paramLabel = "N", defaultValue = "-1",
             description = "Testing: the data source fails after N items, to exercise aborted pages"
                     + " (default: ${DEFAULT-VALUE}, never).")
     int failAfter;
 
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
     @Override
     public Integer call() throws InterruptedException {
         Registry.validate(Registry.server(server), Registry.engine(engine), Registry.mode(mode));   // names the valid
+        if (demo && !Cli.given(spec, "--delay")) {
+            delay = Durations.parse(Demo.DEFAULT_DELAY_TEXT);
+        }
         ServeConfig config = new ServeConfig(Registry.server(server), Registry.engine(engine),
                 Registry.mode(mode), host, port, delay, timers, threads, grace, failAfter);
         Logs.configure();
-        Site site = config.site();
+        Site site = config.site(demo ? Registry.buffered() : null);
         ListenAddress.check(config.host(), config.port());
         ServerStats.register(site);
         Server.Running running = config.server().start(config.listen(), site);
@@ -84,6 +97,10 @@ final class ServeCommand implements Callable<Integer> {
         System.out.printf(Locale.ROOT, "pssrbench: serving http://%s:%d/ server=%s engine=%s mode=%s delay=%s%n",
                 config.host(), running.port(), config.server().id(), config.engine().id(),
                 config.mode().id(), Durations.format(config.delay()));
+        if (demo) {
+            System.out.printf(Locale.ROOT, "pssrbench: demo at http://%s:%d%s (progressive and buffered side by"
+                    + " side)%n", config.host(), running.port(), Demo.PATH);
+        }
         System.out.flush();
         stop.await();
         site.drain(config.grace());

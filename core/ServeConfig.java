@@ -37,7 +37,21 @@ public record ServeConfig(Server server, Engine engine, Mode mode, String host, 
 
     /** The site this combination serves. */
     public Site site() {
-        return new Site(new Site.Settings(engine, mode, delay, timers, threads, grace, failAfter, info()));
+        return site(null);
+    }
+
+    /**
+     * The site this combination serves; with {@code demoBuffered} (the buffered mode, for {@code serve --demo}) it
+     * also serves the demo page and each page rendered by the same engine in that mode (see {@link Demo}).
+     */
+    public Site site(Mode demoBuffered) {
+        if (demoBuffered != null && mode.wholePage()) {
+            throw new UsageException("--demo shows a progressive mode beside the buffered one: choose another --mode"
+                    + " than " + mode.id() + ".");
+        }
+        return new Site(new Site.Settings(engine, mode, delay, timers, threads, grace, failAfter,
+                demoBuffered == null ? info() : ServerInfo.of(server.id(), engine.id(), mode.id(), delay, timers,
+                        threads, true), demoBuffered));
     }
 
     /** Where and how the server listens. */

@@ -19,7 +19,7 @@ import java.util.List;
 public record ServerInfo(String pssrbench, String java, String server, String engine, String mode, String delay,
                          @JsonProperty("delay_ns") long delayNs,
                          @JsonProperty("source_scheduler") String sourceScheduler, int threads,
-                         List<PageInfo> pages) {
+                         List<PageInfo> pages, @JsonProperty("buffered_pages") List<PageInfo> bufferedPages) {
 
     public static final String PATH = "/info.json";
     public static final String JSON = "application/json";
@@ -34,9 +34,26 @@ public record ServerInfo(String pssrbench, String java, String server, String en
     /** What a server of this build running this combination says about itself. */
     public static ServerInfo of(String server, String engine, String mode, Duration delay, DataSource.Timers timers,
                                 int threads) {
+        return of(server, engine, mode, delay, timers, threads, false);
+    }
+
+    /**
+     * The same; {@code demo}: the server also answers each page rendered in the buffered way under
+     * {@link Demo#BUFFERED} ({@code serve --demo}), listed as {@code buffered_pages}.
+     */
+    public static ServerInfo of(String server, String engine, String mode, Duration delay, DataSource.Timers timers,
+                                int threads, boolean demo) {
         return new ServerInfo(Version.VERSION, Runtime.version().toString(), server, engine, mode,
                 Durations.format(delay), delay.toNanos(), timers.id(), threads,
-                Arrays.stream(Page.values()).map(p -> new PageInfo(p.id(), p.path(), p.items().size())).toList());
+                Arrays.stream(Page.values()).map(p -> new PageInfo(p.id(), p.path(), p.items().size())).toList(),
+                !demo ? List.of() : Arrays.stream(Page.values())
+                        .map(p -> new PageInfo(p.id(), Demo.BUFFERED + p.path(), p.items().size())).toList());
+    }
+
+    /** The route of {@code page} rendered in the buffered way, or null when this server does not answer one. */
+    public String bufferedPath(String page) {
+        return bufferedPages == null ? null : bufferedPages.stream().filter(p -> p.id().equals(page))
+                .map(PageInfo::path).findFirst().orElse(null);
     }
 
     public byte[] toJson() {

@@ -22,6 +22,8 @@ public final class Site implements AutoCloseable {
 
     private final Settings config;
     private final byte[] index;
+    /** The demo page, or null when the site serves no demo. */
+    private final byte[] demo;
     private final AtomicInteger inFlight = new AtomicInteger();
     /**
      * Requests not finished, each counted once: until its handler has returned and its render (if it started one)
@@ -40,14 +42,19 @@ public final class Site implements AutoCloseable {
     /**
      * What a site needs to know: the engine and mode, the data source's delay (and a fault to inject), the render
      * pool's size, the grace period it announces while draining, and what {@link ServerInfo#PATH} says.
+     * {@code demoBuffered}: null, or the buffered mode, with which the site also serves {@link Demo}'s page and each
+     * page rendered by the same engine in that mode under {@link Demo#BUFFERED} ({@code serve --demo}).
      */
     public record Settings(Engine engine, Mode mode, Duration delay, DataSource.Timers timers, int threads,
-                           Duration grace, int failAfter, ServerInfo info) {
+                           Duration grace, int failAfter, ServerInfo info, Mode demoBuffered) {
     }
 
     public Site(Settings config) {
         this.config = config;
         this.index = indexPage(config).getBytes(StandardCharsets.UTF_8);
+        this.demo = config.demoBuffered() == null ? null
+                : Demo.page(config.info().server(), config.engine(), config.mode(), config.delay())
+                .getBytes(StandardCharsets.UTF_8);
         this.workers = new Workers(config.threads());
         for (Page<?> page : Page.values()) {
             pageBytes.put(page, config.engine().render(page).getBytes(StandardCharsets.UTF_8));
@@ -140,10 +147,15 @@ public final class Site implements AutoCloseable {
         if (path.equals("/")) {
             return get ? responder.fixed(ok(HTML, index, head, Map.of())) : notAllowed(method, responder);
         }
-        Page<?> page = null;
-        for (Page<?> p : pageBytes.keySet()) {   // the pages first: they are the measured path
-            if (p.path().equals(path)) {
-                page = p;
+        Page<?> page = pageAt(path);   // the pages first: they are the measured path
+        Mode mode = config.mode();
+        if (page == null && demo != null) {
+            if (path.equals(Demo.PATH)) {
+                return get ? responder.fixed(ok(HTML, demo, head, Map.of())) : notAllowed(method, responder);
+            }
+            if (path.startsWith(Demo.BUFFERED + "/")) {
+                page = pageAt(path.substring(Demo.BUFFERED.length()));
+                mode = config.demoBuffered();
             }
         }
         if (page == null) {
@@ -167,10 +179,20 @@ public final class Site implements AutoCloseable {
         if (head) {   // the headers a GET would get: its exact length, since every render is byte-identical
             return responder.fixed(ok(HTML, pageBytes.get(page), true, Map.of()));
         }
-        if (config.mode().wholePage()) {
-            return responder.fixedLater(whole(page));
+        if (mode.wholePage()) {
+            return responder.fixedLater(whole(page, mode));
         }
         return responder.page(page);
+    }
+
+    /** The page whose route is {@code path}, or null. */
+    private Page<?> pageAt(String path) {
+        for (Page<?> p : pageBytes.keySet()) {
+            if (p.path().equals(path)) {
+                return p;
+            }
+        }
+        return null;
     }
 
     /**
@@ -178,13 +200,13 @@ public final class Site implements AutoCloseable {
      * flush until the end). Nothing has been sent when a render fails, so, unlike a streamed page, the client gets
      * a real status: 500, and the connection closes.
      */
-    private java.util.concurrent.CompletableFuture<Reply> whole(Page<?> page) {
+    private java.util.concurrent.CompletableFuture<Reply> whole(Page<?> page, Mode mode) {
         java.util.concurrent.atomic.AtomicReference<byte[]> body = new java.util.concurrent.atomic.AtomicReference<>();
-        Render render = start(page, bytes -> {
+        Render render = start(render(page, bytes -> {
             if (!body.compareAndSet(null, bytes)) {
                 throw new IllegalStateException("a buffered page came in more than one piece");
             }
-        }, true);
+        }), true, mode);
         return render.done().handle((v, failure) -> failure == null
                 ? ok(HTML, body.get(), false, Map.of())
                 : new Reply(500, TEXT, bytes("500 Internal Server Error: the page could not be rendered\n"), false,
@@ -282,8 +304,12 @@ public final class Site implements AutoCloseable {
     }
 
     private Render start(Render render, boolean here) {
+        return start(render, here, config.mode());
+    }
+
+    private Render start(Render render, boolean here, Mode mode) {
         try {
-            config.mode().start(render, here, workers);
+            mode.start(render, here, workers);
         } catch (Render.RenderFailedException e) {
             // ended already (it ran here); the caller reads it from the render
         } catch (RuntimeException e) {   // e.g. an executor that refuses work while stopping
@@ -346,6 +372,8 @@ public final class Site implements AutoCloseable {
                 + "<body><div class=\"container my-4\"><h1>PssrBench</h1><p>server <b>" + c.info().server()
                 + "</b>, engine <b>" + c.engine().id() + "</b>, mode <b>" + c.mode().id() + "</b>, "
                 + Durations.format(c.delay()) + " per item</p><ul class=\"list-group\">" + links
-                + "</ul></div></body></html>\n";
+                + "</ul>" + (c.demoBuffered() == null ? "" : "<p class=\"mt-3\"><a class=\"btn btn-primary\" href=\""
+                + Demo.PATH + "\">The demo: progressive and buffered side by side</a></p>")
+                + "</div></body></html>\n";
     }
 }

@@ -18,13 +18,10 @@ import org.jfree.data.Range;
 import org.jfree.data.general.DatasetUtils;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
-import org.jfree.svg.SVGGraphics2D;
-import org.jfree.svg.ViewBox;
 
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
-import java.awt.Rectangle;
 import java.awt.Shape;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -93,7 +90,7 @@ public final class Report {
 
     private final List<String> engines = new ArrayList<>();
     private final List<String> modes = new ArrayList<>();
-    private final StandardChartTheme theme = new StandardChartTheme("pssrbench");
+    private final StandardChartTheme theme = Charts.theme();
     private int charts;
 
     /** The engine that writes the page without a template engine: the ceiling the others are compared with. */
@@ -110,52 +107,72 @@ public final class Report {
                 modes.add(r.mode());
             }
         });
-        // Logical fonts: JFreeSVG writes them as the generic sans-serif family every browser has, so the text that
-        // JFreeChart measured while laying out the chart is about the width the browser draws.
-        theme.setExtraLargeFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
-        theme.setLargeFont(new Font(Font.SANS_SERIF, Font.BOLD, 13));
-        theme.setRegularFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
-        theme.setSmallFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
-        theme.setChartBackgroundPaint(Color.WHITE);
-        theme.setPlotBackgroundPaint(Color.WHITE);
-        theme.setLegendBackgroundPaint(Color.WHITE);
-        theme.setDomainGridlinePaint(new Color(0xDDDDDD));
-        theme.setRangeGridlinePaint(new Color(0xDDDDDD));
-        theme.setPlotOutlinePaint(new Color(0x999999));
     }
 
     /**
-     * Writes {@code folder/report.html} from {@code folder/summary.csv} (and provenance.json when present);
-     * {@code baseline} is the id of the baseline engine (drawn grey, first in tables and legends).
+     * Writes {@code folder/report.html} from {@code folder/summary.csv} and {@code folder/browser.csv} (either may
+     * be missing, not both) and provenance.json when present; {@code baseline} is the id of the baseline engine
+     * (drawn grey, first in tables and legends).
      */
     public static Path write(Path folder, String baseline) throws IOException {
+        return write(folder, baseline, "buffered");
+    }
+
+    /** The same; {@code bufferedMode}: the id of the buffered mode, listed after the progressive ones. */
+    public static Path write(Path folder, String baseline, String bufferedMode) throws IOException {
         // AWT lays the charts' text out with font metrics; on a machine without a display (a benchmark host, CI)
         // it must not try to open one. It takes effect only before AWT's first use in this JVM, so set it first.
         System.setProperty("java.awt.headless", "true");
-        List<Row> rows = Summary.read(folder.resolve("summary.csv"));
+        Path summary = folder.resolve("summary.csv");
+        Path browser = folder.resolve(BrowserCsv.FILE);
+        if (!Files.isRegularFile(summary) && !Files.isRegularFile(browser)) {
+            throw new IOException(folder + " has no summary.csv or " + BrowserCsv.FILE);
+        }
+        List<Row> rows = Files.isRegularFile(summary) ? Summary.read(summary) : null;
+        List<BrowserRow> browserRows = Files.isRegularFile(browser) ? BrowserCsv.read(browser) : null;
         Path provenanceFile = folder.resolve("provenance.json");
         JsonNode provenance = Files.isRegularFile(provenanceFile) ? new ObjectMapper().readTree(provenanceFile.toFile())
                 : null;
         Path html = folder.resolve("report.html");
-        Files.writeString(html, new Report(rows, baseline).html(folder, rows, provenance), StandardCharsets.UTF_8);
+        Report report = new Report(rows == null ? List.of() : rows, baseline);
+        Files.writeString(html, report.html(folder, rows, browserRows, bufferedMode, provenance),
+                StandardCharsets.UTF_8);
         return html;
     }
 
-    private String html(Path folder, List<Row> rows, JsonNode provenance) {
+    private String html(Path folder, List<Row> summaryRows, List<BrowserRow> browserRows, String bufferedMode,
+                        JsonNode provenance) {
         Path name = folder.toAbsolutePath().normalize().getFileName();
         String title = "PssrBench report" + (name == null ? "" : " " + name);
+        List<Row> rows = summaryRows == null ? List.of() : summaryRows;
         long valid = rows.stream().filter(Row::valid).count();
         StringBuilder h = new StringBuilder(1 << 16);
         h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
                 .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>")
                 .append(esc(title)).append("</title>\n<style>\n").append(CSS).append("</style>\n</head>\n<body>\n")
-                .append("<h1>").append(esc(title)).append("</h1>\n<p>").append(rows.size()).append(" points, ")
-                .append(valid).append(" valid, from <a href=\"summary.csv\">summary.csv</a> (every column")
-                .append(Files.exists(folder.resolve("summary.json")) ? "; also summary.json" : "")
-                .append(Files.isDirectory(folder.resolve("hgrm")) ? "; the full latency spectra in hgrm/" : "")
-                .append(").</p>\n");
+                .append("<h1>").append(esc(title)).append("</h1>\n");
+        if (summaryRows != null) {
+            h.append("<p>").append(rows.size()).append(" points, ")
+                    .append(valid).append(" valid, from <a href=\"summary.csv\">summary.csv</a> (every column")
+                    .append(Files.exists(folder.resolve("summary.json")) ? "; also summary.json" : "")
+                    .append(Files.isDirectory(folder.resolve("hgrm")) ? "; the full latency spectra in hgrm/" : "")
+                    .append(").</p>\n");
+        }
+        if (browserRows != null) {
+            h.append("<p>").append(browserRows.size()).append(" combinations and pages loaded in a browser, ")
+                    .append(browserRows.stream().filter(BrowserRow::valid).count()).append(" valid, from <a href=\"")
+                    .append(BrowserCsv.FILE).append("\">").append(BrowserCsv.FILE).append("</a> (every load in <a")
+                    .append(" href=\"").append(BrowserCsv.RUNS_FILE).append("\">").append(BrowserCsv.RUNS_FILE)
+                    .append("</a>): <a href=\"#browser\">in a browser</a>.</p>\n");
+        }
         h.append("<h2 id=\"provenance\">Provenance</h2>\n");
         h.append(provenance == null ? "<p>No provenance.json in this folder.</p>\n" : keyValues(provenance));
+        if (browserRows != null) {
+            h.append(BrowserReport.section(browserRows, bufferedMode, theme));
+        }
+        if (summaryRows == null) {
+            return h.append("</body>\n</html>\n").toString();
+        }
         h.append(HOW_TO_READ);
 
         Map<Group, List<Row>> groups = new LinkedHashMap<>();   // servers and pages in the sweep's order
@@ -307,13 +324,7 @@ public final class Report {
             yAxis.setRange(0, floors.last() * 1.15);   // markers do not widen the auto range
         }
 
-        SVGGraphics2D g = new SVGGraphics2D(WIDTH, HEIGHT);
-        // A tenth of a pixel is finer than any screen shows; the default full precision triples the file size.
-        g.setGeomDoubleConverter(d -> String.format(Locale.ROOT, "%.1f", d));
-        int n = ++charts;
-        g.setDefsKeyPrefix("c" + n + "_");   // the clip-path ids of all charts share one HTML document
-        chart.draw(g, new Rectangle(0, 0, WIDTH, HEIGHT));
-        return g.getSVGElement("chart-" + n, false, new ViewBox(0, 0, WIDTH, HEIGHT), null, null);
+        return Charts.svg(chart, "c" + ++charts, WIDTH, HEIGHT);
     }
 
     private static void table(StringBuilder h, List<Row> rows, List<String> columns, String cssClass) {
@@ -371,18 +382,7 @@ public final class Report {
     }
 
     static String esc(String text) {
-        StringBuilder out = new StringBuilder(text.length());
-        for (char c : text.toCharArray()) {
-            switch (c) {
-                case '&' -> out.append("&amp;");
-                case '<' -> out.append("&lt;");
-                case '>' -> out.append("&gt;");
-                case '"' -> out.append("&quot;");
-                case '\'' -> out.append("&#39;");
-                default -> out.append(c);
-            }
-        }
-        return out.toString();
+        return Charts.esc(text);
     }
 
     private static final String HOW_TO_READ = """
@@ -404,6 +404,7 @@ public final class Report {
             h2{border-bottom:1px solid #ccc;padding-bottom:.2rem;margin-top:2rem}
             .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(480px,1fr));gap:1rem}
             figure{margin:0;border:1px solid #e3e3e3}
+            figure.wide{max-width:900px;margin-bottom:1rem}
             figure svg{display:block;width:100%;height:auto}
             .scroll{overflow-x:auto}
             table{border-collapse:collapse;font-size:.85rem}

@@ -76,7 +76,7 @@ class ScriptsIT {
 
     /**
      * Tests skipped for a missing tool are named at the end of scripts/test, not only counted by Maven. Run on a PATH
-     * without wrk and shellcheck, whose Maven is a stand-in that succeeds.
+     * without wrk, shellcheck and Chromium, whose Maven is a stand-in that succeeds.
      */
     @Test
     void scriptsTestNamesTheTestsItSkipsForMissingTools(@TempDir Path bin) throws Exception {
@@ -93,8 +93,11 @@ class ScriptsIT {
         assertTrue(without.out().contains("pssrbench: no wrk and shellcheck on PATH, so ScriptsIT skips its end-to-end"
                 + " runs of scripts/wrk2-cell.sh and wrk2-sweep.sh and its shellcheck of every script; get them with"
                 + " apt-get install wrk shellcheck (.ci/run installs them).\n"), without.out());
+        assertTrue(without.out().contains("pssrbench: no chromium and chromedriver on PATH, so BrowserIT skips its runs"
+                + " in a browser; get them with apt-get install chromium chromium-driver (.ci/run installs them).\n"),
+                without.out());
 
-        for (String tool : List.of("wrk", "shellcheck")) {
+        for (String tool : List.of("wrk", "shellcheck", "chromium", "chromedriver")) {
             Path stub = Files.writeString(bin.resolve(tool), "#!/bin/sh\n");
             assertTrue(stub.toFile().setExecutable(true));
         }

@@ -1,0 +1,314 @@
+package browser;
+
+import core.Failure;
+import core.UsageException;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.WebDriverException;
+import org.openqa.selenium.WindowType;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import records.Milestone;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.stream.Stream;
+
+/**
+ * The system's headless Chromium, driven through its own chromedriver with Selenium: one browser (a fresh profile in
+ * a temporary folder) that loads pages one at a time, each in a fresh tab with the cache disabled, and reads what the
+ * page itself measured (its Performance API, and a script injected before the page's first byte that notes when the
+ * item elements entered the DOM). The paths of both programs are given to Selenium, so Selenium Manager never looks
+ * for, or downloads, a browser or a driver.
+ */
+public final class Chromium implements AutoCloseable {
+
+    /**
+     * The browser's flags, besides a fresh {@code --user-data-dir}: headless, no sandbox (it runs as root in
+     * containers), no GPU, HTTP/1.1 over TCP only (no QUIC), and none of the background traffic of a first run
+     * (updates, sync, component downloads) that would share the machine with the measurement; a desktop-sized window,
+     * which decides what the largest contentful paint is.
+     */
+    public static final List<String> FLAGS = List.of("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+            "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            "--window-size=1280,900");
+
+    /** What to install where neither is found: one sentence, said as is. */
+    public static final String INSTALL = "no Chromium found: install it and its driver (Debian: apt-get install"
+            + " chromium chromium-driver; elsewhere a Chromium or Chrome with the chromedriver of the same version on"
+            + " PATH), or name them with --chromium and --chromedriver.";
+
+    private static final List<String> BROWSER_NAMES = List.of("chromium", "chromium-browser", "google-chrome",
+            "google-chrome-stable", "chrome");
+    private static final String DRIVER_NAME = "chromedriver";
+    /** Selenium logs a warning per session about its CDP version tables, which this class does not use. */
+    private static final Logger SELENIUM = Logger.getLogger("org.openqa.selenium");
+
+    /** The two programs. */
+    public record Binaries(Path browser, Path driver) {
+    }
+
+    private final ChromeDriverService service;
+    private final ChromeDriver driver;
+    private final Path profile;
+    private final Binaries binaries;
+
+    private Chromium(ChromeDriverService service, ChromeDriver driver, Path profile, Binaries binaries) {
+        this.service = service;
+        this.driver = driver;
+        this.profile = profile;
+        this.binaries = binaries;
+    }
+
+    /**
+     * The browser and its driver: the given paths (null: looked up on PATH, the browser under its usual names).
+     *
+     * @throws UsageException naming what to install when either is missing
+     */
+    public static Binaries find(Path browser, Path driver) {
+        Path b = browser != null ? executable(browser, "--chromium") : onPath(BROWSER_NAMES);
+        Path d = driver != null ? executable(driver, "--chromedriver") : onPath(List.of(DRIVER_NAME));
+        if (b == null || d == null) {
+            throw new UsageException(INSTALL);
+        }
+        return new Binaries(b, d);
+    }
+
+    /** Whether {@link #find} finds both on PATH (for tests that need a browser). */
+    public static boolean installed() {
+        return onPath(BROWSER_NAMES) != null && onPath(List.of(DRIVER_NAME)) != null;
+    }
+
+    private static Path executable(Path path, String flag) {
+        if (!Files.isRegularFile(path) || !Files.isExecutable(path)) {
+            throw new UsageException(flag + " names " + path + ", which is not an executable file.");
+        }
+        return path;
+    }
+
+    private static Path onPath(List<String> names) {
+        String path = System.getenv().getOrDefault("PATH", "");
+        for (String name : names) {
+            for (String dir : path.split(File.pathSeparator)) {
+                if (dir.isEmpty()) {
+                    continue;
+                }
+                Path candidate = Path.of(dir, name);
+                if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
+                    return candidate;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Starts the driver and a browser with a fresh profile; the driver's output (and the browser's) goes to {@code log}. */
+    public static Chromium start(Binaries binaries, Path log) {
+        SELENIUM.setLevel(Level.SEVERE);
+        Path profile;
+        try {
+            profile = Files.createTempDirectory("pssrbench-chromium-");
+        } catch (IOException e) {
+            throw new Failure("cannot create a temporary folder for the browser's profile: " + e.getMessage() + ".");
+        }
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(binaries.driver().toFile()).usingAnyFreePort().withLogFile(log.toFile())
+                .build();
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(binaries.browser().toString());
+        options.addArguments(FLAGS);
+        options.addArguments("--user-data-dir=" + profile);
+        try {
+            ChromeDriver driver = new ChromeDriver(service, options);
+            driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(30));
+            return new Chromium(service, driver, profile, binaries);
+        } catch (WebDriverException e) {
+            service.stop();
+            delete(profile);
+            throw new Failure("the browser " + binaries.browser() + " did not start through " + binaries.driver()
+                    + ": " + firstLine(e) + " (see " + log + ").");
+        }
+    }
+
+    /** The browser's name and version, and its driver's, as they report them. */
+    public String version() {
+        Object chrome = driver.getCapabilities().getCapability("chrome");
+        String driverVersion = chrome instanceof Map<?, ?> m && m.get("chromedriverVersion") != null
+                ? String.valueOf(m.get("chromedriverVersion")).replaceAll(" \\(.*", "") : "?";
+        // The driver calls every Chromium "chrome": the program's name tells which it is.
+        String name = binaries.browser().getFileName().toString().contains("chromium") ? "Chromium" : "Chrome";
+        return name + " " + driver.getCapabilities().getBrowserVersion() + " (chromedriver " + driverVersion + ")";
+    }
+
+    /** One load's measurements, in milliseconds from the navigation's start; {@code problem} "" when it counts. */
+    public record Loaded(Map<Milestone, Double> ms, int itemsSeen, int status, String problem) {
+    }
+
+    /**
+     * Loads {@code url} in a fresh tab with the cache disabled and returns what the page measured once its load
+     * event has passed; {@code itemSelector} matches one element per item, {@code items} of them.
+     */
+    public Loaded load(URI url, String itemSelector, int items, Duration timeout) {
+        try {
+            freshTab();
+            driver.manage().timeouts().pageLoadTimeout(timeout);
+            driver.executeCdpCommand("Network.enable", Map.of());
+            driver.executeCdpCommand("Network.setCacheDisabled", Map.of("cacheDisabled", true));
+            driver.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source",
+                    OBSERVER.replace("$SELECTOR", json(itemSelector)).replace("$ITEMS", String.valueOf(items))));
+            driver.get(url.toString());   // returns after the load event (page load strategy "normal")
+            Object result = ((JavascriptExecutor) driver).executeAsyncScript(READ);
+            if (!(result instanceof Map<?, ?> r)) {
+                return new Loaded(Map.of(), 0, 0, "the page returned no measurements");
+            }
+            Map<Milestone, Double> ms = new EnumMap<>(Milestone.class);
+            for (Milestone m : Milestone.values()) {
+                if (r.get(m.column()) instanceof Number n) {
+                    ms.put(m, n.doubleValue());
+                }
+            }
+            int seen = r.get("items") instanceof Number n ? n.intValue() : 0;
+            int status = r.get("status") instanceof Number n ? n.intValue() : 0;
+            List<String> problems = new ArrayList<>();
+            if (status != 200) {
+                problems.add("status " + status);
+            }
+            if (seen != items) {
+                problems.add(seen + " item elements (" + itemSelector + "), not " + items);
+            }
+            List<String> missing = Stream.of(Milestone.values()).filter(m -> !ms.containsKey(m))
+                    .map(Milestone::column).toList();
+            if (!missing.isEmpty()) {
+                problems.add("not reported: " + String.join(", ", missing));
+            }
+            if (r.get("unstyled") instanceof List<?> unstyled && !unstyled.isEmpty()) {
+                problems.add("stylesheet not applied: " + unstyled.get(0));
+            }
+            return new Loaded(ms, seen, status, String.join("; ", problems));
+        } catch (WebDriverException e) {
+            return new Loaded(Map.of(), 0, 0, "the browser failed: " + firstLine(e));
+        }
+    }
+
+    /** Opens a new tab, closes the others and stays in the new one: every load starts from a fresh page. */
+    private void freshTab() {
+        List<String> old = new ArrayList<>(driver.getWindowHandles());
+        driver.switchTo().newWindow(WindowType.TAB);
+        String fresh = driver.getWindowHandle();
+        for (String handle : old) {
+            driver.switchTo().window(handle).close();
+        }
+        driver.switchTo().window(fresh);
+    }
+
+    /** The browser quits, the driver stops, the profile is deleted. */
+    @Override
+    public void close() {
+        try {
+            driver.quit();
+        } catch (WebDriverException e) {
+            // gone already
+        } finally {
+            service.stop();
+            delete(profile);
+        }
+    }
+
+    private static void delete(Path folder) {
+        for (int attempt = 0; attempt < 3; attempt++) {   // the browser's last writes may race the first attempt
+            try (Stream<Path> files = Files.walk(folder)) {
+                for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(p);
+                }
+                return;
+            } catch (IOException | java.io.UncheckedIOException e) {
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
+    private static String firstLine(WebDriverException e) {
+        String message = String.valueOf(e.getMessage());
+        return message.lines().findFirst().orElse(e.getClass().getSimpleName()).strip();
+    }
+
+    private static String json(String text) {
+        return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    }
+
+    /**
+     * Runs in the page before any of its own content: notes when the first and the last item element are in the DOM
+     * (a MutationObserver on the document, called as the parser inserts nodes) and every largest-contentful-paint
+     * candidate, all on the page's clock ({@code performance.now()}, 0 at the navigation's start).
+     */
+    private static final String OBSERVER = """
+            (function () {
+              "use strict";
+              var r = window.__pssrbench = {first: null, last: null, count: 0, lcp: null};
+              try {
+                new PerformanceObserver(function (list) {
+                  list.getEntries().forEach(function (e) { r.lcp = e.startTime; });
+                }).observe({type: "largest-contentful-paint", buffered: true});
+              } catch (e) { r.lcpError = String(e); }
+              function check() {
+                var n = document.querySelectorAll($SELECTOR).length;
+                if (n > r.count) {
+                  var t = performance.now();
+                  r.count = n;
+                  if (r.first === null) { r.first = t; }
+                  if (r.last === null && n >= $ITEMS) { r.last = t; }
+                }
+              }
+              new MutationObserver(check).observe(document, {childList: true, subtree: true});
+            }());
+            """;
+
+    /**
+     * Reads the measurements after the load event, once the paints are reported: a page that arrives whole is
+     * parsed, loaded and only then painted, and the browser reports a paint a frame or more after it happened. So it
+     * waits until the first contentful paint is there and no new largest-contentful-paint candidate has come for
+     * {@code QUIET} ms (at most {@code LIMIT} ms after the load event; what is still missing then is reported as
+     * missing).
+     */
+    private static final String READ = """
+            var done = arguments[arguments.length - 1], QUIET = 250, LIMIT = 5000;
+            var started = performance.now(), lcp = null, lcpSince = started;
+            function read() {
+              var nav = performance.getEntriesByType("navigation")[0] || {};
+              var fcp = performance.getEntriesByName("first-contentful-paint")[0];
+              var r = window.__pssrbench || {};
+              var now = performance.now();
+              if (r.lcp !== lcp) { lcp = r.lcp; lcpSince = now; }
+              if ((!fcp || lcp === null || now - lcpSince < QUIET) && now - started < LIMIT) {
+                setTimeout(read, 25);
+                return;
+              }
+              var unstyled = [];
+              document.querySelectorAll("link[rel=stylesheet]").forEach(function (l) {
+                var ok = false;
+                try { ok = !!(l.sheet && l.sheet.cssRules.length > 0); } catch (e) { ok = false; }
+                if (!ok) { unstyled.push(l.href); }
+              });
+              done({ttfb: nav.responseStart, fcp: fcp ? fcp.startTime : null, lcp: r.lcp, first_item: r.first,
+                last_item: r.last, dcl: nav.domContentLoadedEventStart, load: nav.loadEventStart,
+                status: nav.responseStatus, items: r.count, unstyled: unstyled});
+            }
+            read();
+            """;
+}

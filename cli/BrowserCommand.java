@@ -1,0 +1,129 @@
+package cli;
+
+import browser.BrowserBench;
+import browser.Chromium;
+import core.Combination;
+import core.Demo;
+import core.Durations;
+import core.Logs;
+import core.Page;
+import core.Signals;
+import core.UsageException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import records.BrowserCsv;
+import records.Provenance;
+
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/** {@code browser}: the pages loaded in headless Chromium, progressive beside buffered. */
+@Command(name = "browser", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        description = "Load each selected combination's pages in headless Chromium (by default every engine and"
+                + " mode on ${sys:pssrbench.server}), beside the same server and engine in the buffered mode, and"
+                + " record from navigation start: TTFB, first and largest contentful paint, when the first and the"
+                + " last item were in the DOM, DOMContentLoaded and load; medians and spread in --out/browser.csv."
+                + " Needs Chromium and its chromedriver (Debian: apt-get install chromium chromium-driver).")
+final class BrowserCommand implements Callable<Integer> {
+
+    /** A delay at which each item's arrival shows in a browser (a paint takes a frame, ~17 ms). */
+    static final String DEFAULT_DELAY_TEXT = "200ms";
+    /** Below this per item, a browser cannot tell progressive arrival from noise. */
+    private static final Duration VISIBLE = Duration.ofMillis(20);
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.Mixin
+    Selection selection;
+
+    @Option(names = "--page", split = ",", paramLabel = "ID", defaultValue = "presentations,stocks",
+            description = "Pages (default: ${DEFAULT-VALUE}).")
+    List<String> pages;
+
+    @Option(names = "--runs", paramLabel = "N", defaultValue = "5",
+            description = "Measured loads per combination and page, each in a fresh tab without cache, after one"
+                    + " unmeasured load (default: ${DEFAULT-VALUE}).")
+    int runs;
+
+    @Option(names = "--delay", paramLabel = "DURATION", defaultValue = DEFAULT_DELAY_TEXT,
+            description = "Per-item delay of the servers started here, where streaming is visible (default:"
+                    + " ${DEFAULT-VALUE}). Units: " + Durations.UNITS + ".")
+    Duration delay;
+
+    @Option(names = "--chromium", paramLabel = "PATH",
+            description = "The Chromium or Chrome to run (default: chromium, chromium-browser or google-chrome on"
+                    + " PATH).")
+    Path chromium;
+
+    @Option(names = "--chromedriver", paramLabel = "PATH",
+            description = "Its chromedriver, of the same version (default: chromedriver on PATH).")
+    Path chromedriver;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Results folder (default: results/<UTC timestamp>);"
+            + " may be a bench results folder, whose report then shows both.")
+    Path out;
+
+    @Override
+    public Integer call() throws Exception {
+        List<Page<?>> chosenPages = pages.stream().<Page<?>>map(Page::byId).distinct().toList();
+        if (runs < 1) {
+            throw new UsageException("--runs takes a whole number of at least 1.");
+        }
+        if (delay.isZero() || delay.isNegative()) {
+            throw new UsageException("--delay must be longer than 0 for a browser to see items arrive.");
+        }
+        Path folder = out != null ? out : Path.of("results", DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
+                .withZone(ZoneOffset.UTC).format(Instant.now()));
+        if (Files.exists(folder.resolve(BrowserCsv.FILE))) {
+            throw new UsageException(folder + " already holds " + BrowserCsv.FILE + "; choose another --out.");
+        }
+        Chromium.Binaries binaries = Chromium.find(chromium, chromedriver);
+        // The last check, after every usage error: one request to a running server, before anything is written.
+        Target running = selection.target(delay, Cli.given(spec, "--delay"));
+        List<Combination> chosen = running == null
+                ? selection.combinations(List.of(Registry.SERVERS.get(0).id())) : List.of(running.combination());
+        URI target = running == null ? null : running.url();
+        java.util.function.Function<Page<?>, URI> bufferedTarget = null;
+        Duration measuredDelay = running == null ? delay : running.delay();
+        if (running != null) {
+            spec.commandLine().getOut().println("browser: " + running.note());
+            if (!running.combination().mode().wholePage()) {
+                if (running.info() == null || running.info().bufferedPath(chosenPages.get(0).id()) == null) {
+                    throw new UsageException("the server at " + target + " serves no buffered counterpart to compare"
+                            + " with: start it with serve --demo, which also answers " + Demo.BUFFERED + "/PAGE"
+                            + " rendered by the same engine in the buffered mode.");
+                }
+                var info = running.info();
+                bufferedTarget = page -> target.resolve(info.bufferedPath(page.id()));
+            }
+            if (measuredDelay.compareTo(VISIBLE) < 0) {
+                spec.commandLine().getOut().println("browser: at " + Durations.format(measuredDelay) + " per item"
+                        + " a browser cannot tell progressive from buffered; serve with --delay="
+                        + DEFAULT_DELAY_TEXT + " (or --demo) to see it.");
+            }
+        }
+        Logs.configure();
+        Map<String, Object> flags = Provenance.flags(spec.commandLine().getParseResult());
+        flags.put("selected", chosen.stream().map(Combination::toString).toList());
+        BrowserBench bench = new BrowserBench(new BrowserBench.Plan(chosen, Registry.buffered(), chosenPages, runs,
+                measuredDelay, folder, binaries, flags, target, bufferedTarget, Registry.baselineId()),
+                spec.commandLine().getOut());
+        Runnable restoreSignals = Signals.onTermination(bench::stop);
+        try {
+            int invalid = bench.run();
+            return invalid < 0 ? 130 : invalid == 0 ? 0 : 1;
+        } finally {
+            restoreSignals.run();
+        }
+    }
+}

@@ -1,0 +1,139 @@
+package records;
+
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.dataformat.csv.CsvMapper;
+import com.fasterxml.jackson.dataformat.csv.CsvSchema;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code browser.csv} (one {@link BrowserRow} per combination and page) and {@code browser-runs.csv} (one
+ * {@link BrowserRun} per load, the raw data), in named, unit-suffixed, lower-case columns: times in milliseconds
+ * from the navigation's start with three decimals, an empty cell for what was not measured.
+ */
+public final class BrowserCsv {
+
+    public static final String FILE = "browser.csv";
+    public static final String RUNS_FILE = "browser-runs.csv";
+
+    private BrowserCsv() {
+    }
+
+    /** The columns of browser.csv: per milestone its median, minimum, maximum, buffered median and ratio. */
+    public static final List<String> COLUMNS = columns();
+
+    /** The columns of browser-runs.csv. */
+    public static final List<String> RUN_COLUMNS = runColumns();
+
+    private static List<String> columns() {
+        List<String> c = new ArrayList<>(List.of("server", "engine", "mode", "page", "items", "delay_ms", "runs",
+                "valid"));
+        for (Milestone m : Milestone.values()) {
+            String s = m.column();
+            c.addAll(List.of(s + "_p50_ms", s + "_min_ms", s + "_max_ms", s + "_buffered_p50_ms", s + "_ratio"));
+        }
+        c.add("note");
+        return List.copyOf(c);
+    }
+
+    private static List<String> runColumns() {
+        List<String> c = new ArrayList<>(List.of("server", "engine", "mode", "page", "run"));
+        for (Milestone m : Milestone.values()) {
+            c.add(m.column() + "_ms");
+        }
+        c.addAll(List.of("items_seen", "status", "valid", "note"));
+        return List.copyOf(c);
+    }
+
+    /** Writes both files into {@code folder}, replacing what they held. */
+    public static void write(Path folder, List<BrowserRow> rows, List<BrowserRun> runs) throws IOException {
+        Files.createDirectories(folder);
+        StringBuilder out = new StringBuilder(String.join(",", COLUMNS)).append('\n');
+        for (BrowserRow r : rows) {
+            List<String> cells = new ArrayList<>(List.of(r.server(), r.engine(), r.mode(), r.page(),
+                    String.valueOf(r.items()), Row.decimal(r.delayMs()), String.valueOf(r.runs()),
+                    String.valueOf(r.valid())));
+            for (Milestone m : Milestone.values()) {
+                BrowserRow.Stat s = r.stats().get(m);
+                cells.add(s == null ? "" : Row.decimal(s.p50()));
+                cells.add(s == null ? "" : Row.decimal(s.min()));
+                cells.add(s == null ? "" : Row.decimal(s.max()));
+                Double b = r.bufferedP50().get(m);
+                cells.add(b == null ? "" : Row.decimal(b));
+                cells.add(number(r.ratio(m)));
+            }
+            cells.add(r.note());
+            line(out, cells);
+        }
+        Files.writeString(folder.resolve(FILE), out, StandardCharsets.UTF_8);
+
+        StringBuilder raw = new StringBuilder(String.join(",", RUN_COLUMNS)).append('\n');
+        for (BrowserRun r : runs) {
+            List<String> cells = new ArrayList<>(List.of(r.server(), r.engine(), r.mode(), r.page(),
+                    String.valueOf(r.run())));
+            for (Milestone m : Milestone.values()) {
+                cells.add(number(r.get(m)));
+            }
+            cells.addAll(List.of(String.valueOf(r.itemsSeen()), String.valueOf(r.status()), String.valueOf(r.valid()),
+                    r.problem()));
+            line(raw, cells);
+        }
+        Files.writeString(folder.resolve(RUNS_FILE), raw, StandardCharsets.UTF_8);
+    }
+
+    private static String number(double v) {
+        return Double.isNaN(v) ? "" : Row.decimal(v);
+    }
+
+    /** One CSV line, RFC 4180 quoting where needed. */
+    private static void line(StringBuilder out, List<String> cells) {
+        for (int i = 0; i < cells.size(); i++) {
+            String v = cells.get(i);
+            out.append(i == 0 ? "" : ",").append(v.contains(",") || v.contains("\"") || v.contains("\n")
+                    ? "\"" + v.replace("\"", "\"\"") + "\"" : v);
+        }
+        out.append('\n');
+    }
+
+    /** The rows of a browser.csv written by this version (its header must be {@link #COLUMNS}). */
+    public static List<BrowserRow> read(Path file) throws IOException {
+        List<BrowserRow> rows = new ArrayList<>();
+        try (MappingIterator<Map<String, String>> it = new CsvMapper().readerForMapOf(String.class)
+                .with(CsvSchema.emptySchema().withHeader()).readValues(file.toFile())) {
+            while (it.hasNext()) {
+                Map<String, String> c = it.next();
+                if (rows.isEmpty() && !List.copyOf(c.keySet()).equals(COLUMNS)) {
+                    throw new IOException(file + " has other columns than this version of PssrBench writes");
+                }
+                try {
+                    Map<Milestone, BrowserRow.Stat> stats = new EnumMap<>(Milestone.class);
+                    Map<Milestone, Double> buffered = new EnumMap<>(Milestone.class);
+                    for (Milestone m : Milestone.values()) {
+                        String s = m.column();
+                        if (!c.get(s + "_p50_ms").isEmpty()) {
+                            stats.put(m, new BrowserRow.Stat(Double.parseDouble(c.get(s + "_p50_ms")),
+                                    Double.parseDouble(c.get(s + "_min_ms")), Double.parseDouble(c.get(s + "_max_ms"))));
+                        }
+                        if (!c.get(s + "_buffered_p50_ms").isEmpty()) {
+                            buffered.put(m, Double.parseDouble(c.get(s + "_buffered_p50_ms")));
+                        }
+                    }
+                    rows.add(new BrowserRow(c.get("server"), c.get("engine"), c.get("mode"), c.get("page"),
+                            Integer.parseInt(c.get("items")), Double.parseDouble(c.get("delay_ms")),
+                            Integer.parseInt(c.get("runs")), Boolean.parseBoolean(c.get("valid")), stats, buffered,
+                            c.get("note")));
+                } catch (RuntimeException e) {
+                    throw new IOException(file + ", row " + (rows.size() + 1) + ": " + e.getMessage());
+                }
+            }
+        }
+        return rows;
+    }
+}

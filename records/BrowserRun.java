@@ -1,0 +1,51 @@
+package records;
+
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One page load in a browser, as {@code browser} measured it: a row of {@code browser-runs.csv} (the raw data behind
+ * {@code browser.csv}). A milestone the page did not report is missing from {@code ms}.
+ *
+ * @param run       1, 2, ... within its combination and page (warm-up loads are not recorded)
+ * @param itemsSeen the item elements in the DOM when the page had loaded
+ * @param status    the HTTP status of the page (the navigation entry's responseStatus; 0 when not reported)
+ * @param problem   why this load does not count ("" when it does): a status other than 200, missing items or
+ *                  milestones, a stylesheet that did not load, a browser error
+ */
+public record BrowserRun(String server, String engine, String mode, String page, int run, Map<Milestone, Double> ms,
+                         int itemsSeen, int status, String problem) {
+
+    public BrowserRun {
+        Objects.requireNonNull(server);
+        Objects.requireNonNull(engine);
+        Objects.requireNonNull(mode);
+        Objects.requireNonNull(page);
+        EnumMap<Milestone, Double> kept = new EnumMap<>(Milestone.class);
+        ms.forEach((m, v) -> {
+            if (v != null && !v.isNaN()) {
+                kept.put(m, Double.valueOf(Row.decimal(v)));   // what the file keeps
+            }
+        });
+        ms = Collections.unmodifiableMap(kept);
+        problem = problem == null ? "" : problem;
+    }
+
+    /** A load that failed before it could be timed. */
+    public static BrowserRun failed(String server, String engine, String mode, String page, int run, String why) {
+        return new BrowserRun(server, engine, mode, page, run, Map.of(), 0, 0, why);
+    }
+
+    /** Whether the load counts: no problem. */
+    public boolean valid() {
+        return problem.isEmpty();
+    }
+
+    /** The milestone's time, or NaN when not reported. */
+    public double get(Milestone m) {
+        Double v = ms.get(m);
+        return v == null ? Double.NaN : v;
+    }
+}

@@ -1,0 +1,96 @@
+package records;
+
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** browser.csv: medians and spread per milestone beside the buffered counterpart, written, read back, reported. */
+class BrowserCsvTest {
+
+    /** A load whose milestones are {@code base} plus each milestone's index (ttfb = base, fcp = base + 1, ...). */
+    private static BrowserRun load(String mode, int run, double base) {
+        Map<Milestone, Double> ms = new EnumMap<>(Milestone.class);
+        for (Milestone m : Milestone.values()) {
+            ms.put(m, base + m.ordinal());
+        }
+        return new BrowserRun("nima", "jstachio", mode, "stocks", run, ms, 20, 200, "");
+    }
+
+    private static List<BrowserRow> rows() {
+        BrowserRow buffered = BrowserRow.of("nima", "jstachio", "buffered", "stocks", 20, 200, List.of(
+                load("buffered", 1, 4000), load("buffered", 2, 4100), load("buffered", 3, 4050)), null, null);
+        BrowserRow progressive = BrowserRow.of("nima", "jstachio", "virtual", "stocks", 20, 200, List.of(
+                load("virtual", 1, 100), load("virtual", 2, 300), load("virtual", 3, 200), load("virtual", 4, 250)),
+                buffered.medians(), null);
+        BrowserRow failed = BrowserRow.of("nima", "pebble", "virtual", "stocks", 20, 200, List.of(
+                load("virtual", 1, 100), BrowserRun.failed("nima", "pebble", "virtual", "stocks", 2, "status 500")),
+                buffered.medians(), null);
+        return List.of(progressive, buffered, failed);
+    }
+
+    @Test
+    void medianSpreadAndRatioToTheBufferedCounterpart() {
+        List<BrowserRow> rows = rows();
+        BrowserRow progressive = rows.get(0);
+        BrowserRow buffered = rows.get(1);
+        assertEquals(new BrowserRow.Stat(226, 101, 301), progressive.stats().get(Milestone.FCP),
+                "the median of four is the mean of the middle two");
+        assertEquals(4051, buffered.p50(Milestone.FCP));
+        assertEquals(4051, progressive.bufferedP50().get(Milestone.FCP));
+        assertEquals(226 / 4051.0, progressive.ratio(Milestone.FCP), 1e-12);
+        assertEquals(1.0, buffered.ratio(Milestone.LOAD), 1e-12, "a buffered row is its own counterpart");
+        assertTrue(progressive.valid() && buffered.valid());
+        BrowserRow failed = rows.get(2);
+        assertFalse(failed.valid());
+        assertEquals(1, failed.runs(), "the statistics are over the loads that counted");
+        assertEquals("1 of 2 loads failed; the first: status 500", failed.note());
+    }
+
+    @Test
+    void writtenAndReadBackInNamedUnitSuffixedColumns(@TempDir Path dir) throws IOException {
+        List<BrowserRow> rows = rows();
+        BrowserCsv.write(dir, rows, List.of(load("virtual", 1, 100)));
+        List<String> lines = Files.readAllLines(dir.resolve(BrowserCsv.FILE));
+        assertEquals(String.join(",", BrowserCsv.COLUMNS), lines.get(0));
+        for (String column : BrowserCsv.COLUMNS) {
+            assertTrue(column.matches("[a-z0-9_]+") && (column.endsWith("_ms") || column.endsWith("_ratio")
+                    || List.of("server", "engine", "mode", "page", "items", "runs", "valid", "note").contains(column)),
+                    "lower-case, unit-suffixed: " + column);
+        }
+        assertTrue(BrowserCsv.COLUMNS.containsAll(List.of("fcp_p50_ms", "fcp_min_ms", "fcp_max_ms",
+                "fcp_buffered_p50_ms", "fcp_ratio", "first_item_p50_ms", "last_item_p50_ms", "lcp_p50_ms",
+                "ttfb_p50_ms", "dcl_p50_ms", "load_p50_ms", "delay_ms")));
+        assertEquals(rows, BrowserCsv.read(dir.resolve(BrowserCsv.FILE)), "read back equal");
+        assertEquals(String.join(",", BrowserCsv.RUN_COLUMNS), Files.readAllLines(dir.resolve(BrowserCsv.RUNS_FILE))
+                .get(0));
+        assertEquals("nima,jstachio,virtual,stocks,1,100.000,101.000,102.000,103.000,104.000,105.000,106.000,20,200,"
+                + "true,", Files.readAllLines(dir.resolve(BrowserCsv.RUNS_FILE)).get(1));
+    }
+
+    @Test
+    void theReportDrawsAChartPerPageFromBrowserCsvAlone(@TempDir Path dir) throws IOException {
+        BrowserCsv.write(dir, rows(), List.of());
+        Document doc = Jsoup.parse(Report.write(dir, "raw", "buffered").toFile());
+        assertEquals(1, doc.select("section svg").size(), "one page, one chart");
+        assertTrue(doc.select("section svg").text().contains("jstachio virtual")
+                && doc.select("section svg").text().contains("jstachio buffered"), "progressive beside buffered");
+        assertTrue(doc.select("section svg").text().contains("first contentful paint"));
+        assertTrue(doc.select("section svg").text().contains("last item exists"), "the data's own end is marked");
+        assertEquals(List.of("virtual", "buffered", "virtual"), doc.select("section table tbody tr").stream()
+                .map(tr -> tr.child(2).text()).toList(), "each engine's buffered row after its progressive ones");
+        assertTrue(doc.select("a[href=browser.csv]").size() == 1);
+        assertTrue(doc.select("h2#invalid").isEmpty(), "no bench section without summary.csv");
+    }
+}
