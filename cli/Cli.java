@@ -38,11 +38,8 @@ import java.util.List;
                 ReportCommand.class, CommandLine.HelpCommand.class})
 public final class Cli {
 
-    /** Runs the command line and returns the exit code; output goes to the given writers. */
-    public static int run(PrintWriter out, PrintWriter err, String... args) {
-        describeRegistry();
-        CommandLine cli = new CommandLine(new Cli());
-        cli.setOut(out).setErr(err);
+    /** The types of PssrBench's flags that picocli does not know, refused in one sentence naming what is valid. */
+    public static void converters(CommandLine cli) {
         cli.registerConverter(Duration.class, text -> {
             try {
                 return Durations.parse(text);
@@ -57,6 +54,14 @@ public final class Cli {
                 throw new CommandLine.TypeConversionException(e.getMessage());
             }
         });
+    }
+
+    /** Runs the command line and returns the exit code; output goes to the given writers. */
+    public static int run(PrintWriter out, PrintWriter err, String... args) {
+        describeRegistry();
+        CommandLine cli = new CommandLine(new Cli());
+        cli.setOut(out).setErr(err);
+        converters(cli);
         cli.setParameterExceptionHandler((ex, a) -> {
             String message = ex.getMessage();
             ex.getCommandLine().getErr().println("pssrbench: " + message

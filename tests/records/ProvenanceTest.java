@@ -1,6 +1,5 @@
 package records;
 
-import core.Durations;
 
 
 import cli.Cli;
@@ -57,7 +56,7 @@ class ProvenanceTest {
     @Test
     void flagsAreRecordedAsWritten() {
         CommandLine cli = new CommandLine(new Cli());
-        cli.registerConverter(Duration.class, Durations::parse);
+        Cli.converters(cli);
         CommandLine.ParseResult bench = cli.parseArgs("bench", "--warmup=1s", "--server=netty", "--connections",
                 "1,2", "--connections=4", "--resume", "--out=x").subcommand();
         Map<String, Object> expected = new LinkedHashMap<>();
