@@ -11,6 +11,7 @@ import engines.JStachioEngine;
 import engines.PebbleEngine;
 import engines.RawEngine;
 import servers.JavalinServer;
+import servers.JdkServer;
 import servers.NettyServer;
 import servers.NimaServer;
 import modes.BlockingMode;
@@ -33,7 +34,8 @@ public final class Registry {
     public static final List<Server> SERVERS = List.of(
             new NimaServer(),
             new JavalinServer(),
-            new NettyServer());
+            new NettyServer(),
+            new JdkServer());
 
     private static final Engine JSTACHIO = new JStachioEngine();
 
