@@ -14,6 +14,7 @@ import servers.JavalinServer;
 import servers.JdkServer;
 import servers.NettyServer;
 import servers.NimaServer;
+import servers.VertxServer;
 import modes.BlockingMode;
 import modes.BufferedMode;
 import modes.FragmentsMode;
@@ -35,7 +36,8 @@ public final class Registry {
             new NimaServer(),
             new JavalinServer(),
             new NettyServer(),
-            new JdkServer());
+            new VertxServer(),
+            new JdkServer());   // the baseline, listed last
 
     private static final Engine JSTACHIO = new JStachioEngine();
 
