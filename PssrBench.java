@@ -5,6 +5,7 @@
 //DEPS io.helidon.webserver:helidon-webserver:4.5.0
 //DEPS io.javalin:javalin:7.2.3
 //DEPS io.projectreactor.netty:reactor-netty-http:1.3.8
+//DEPS io.vertx:vertx-core:5.2.3
 //DEPS io.reactivex.rxjava3:rxjava:3.1.12
 //DEPS com.github.xmlet:htmlflow:5.0.3
 //DEPS io.jstach:jstachio:1.3.7
@@ -22,6 +23,8 @@
 //DEPS io.quarkus.qute:qute-core:3.38.2
 //DEPS info.picocli:picocli:4.7.7
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
+// jackson-core named so that it is databind's version, not the older one Vert.x asks for.
+//DEPS com.fasterxml.jackson.core:jackson-core:2.22.4
 //DEPS com.fasterxml.jackson.dataformat:jackson-dataformat-csv:2.22.4
 //DEPS org.jsoup:jsoup:1.24.1
 //DEPS org.slf4j:slf4j-jdk14:2.0.17

@@ -19,8 +19,10 @@ import engines.ThymeleafEngine;
 import engines.VelocityEngine;
 import engines.RockerEngine;
 import servers.JavalinServer;
+import servers.JdkServer;
 import servers.NettyServer;
 import servers.NimaServer;
+import servers.VertxServer;
 import modes.BlockingMode;
 import modes.BufferedMode;
 import modes.FragmentsMode;
@@ -41,7 +43,9 @@ public final class Registry {
     public static final List<Server> SERVERS = List.of(
             new NimaServer(),
             new JavalinServer(),
-            new NettyServer());
+            new NettyServer(),
+            new VertxServer(),
+            new JdkServer());   // the baseline, listed last
 
     private static final Engine JSTACHIO = new JStachioEngine();
 

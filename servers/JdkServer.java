@@ -1,0 +1,260 @@
+package servers;
+
+import com.sun.net.httpserver.Headers;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import core.ChunkSink;
+import core.Logs;
+import core.Mode;
+import core.Page;
+import core.Pools;
+import core.PortInUseException;
+import core.Render.RenderFailedException;
+import core.Server;
+import core.Site;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+
+/**
+ * The JDK's own {@code com.sun.net.httpserver.HttpServer} (module jdk.httpserver), no dependency: the baseline that
+ * tells how much a framework adds. One platform thread ("HTTP-Dispatcher") accepts connections and waits for the
+ * next request on idle ones with a selector; each request (its request line and headers too) then runs as one
+ * task on the server's executor, blocking on its socket. The executor is the only threading knob, so it follows
+ * the mode: a new virtual thread per request, or a fixed pool of {@code --threads} platform threads. It has no
+ * async response: the handler writes the whole response and returns, so the callback modes go through
+ * {@link Site#streamHere}'s queue, as on Helidon.
+ *
+ * <p>Its defaults and limits, as read in the JDK 25 sources ({@code sun.net.httpserver.ServerConfig},
+ * {@code ServerImpl}, {@code ExchangeImpl}) and checked against tests/core/HttpBehaviourTest:
+ * <ul>
+ * <li>TCP_NODELAY is off unless the system property {@code sun.net.httpserver.nodelay} is true, read once when
+ *     {@code ServerConfig} initialises (on the first {@code HttpServer.create} in the JVM): see {@link #NODELAY}.</li>
+ * <li>Keep-alive: an idle connection closes after 30 s ({@code sun.net.httpserver.idleInterval}, checked every
+ *     10 s); at most 200 connections may be idle at once ({@code sun.net.httpserver.maxIdleConnections}): a
+ *     connection that finishes a response while 200 others are idle is closed: see {@link #MAX_IDLE}. No limit on
+ *     connections ({@code jdk.httpserver.maxConnections}), none on the time to read a request or write a response
+ *     ({@code sun.net.httpserver.maxReqTime}/{@code maxRspTime}); at most 200 request headers
+ *     ({@code sun.net.httpserver.maxReqHeaders}) of 380 KiB in all ({@code maxReqHeaderSize}), beyond which the
+ *     request is refused.</li>
+ * <li>The listen backlog is the JDK's 50 when not given: {@link #BACKLOG}.</li>
+ * <li>HTTP/1.0 is served: the status line says HTTP/1.1, a streamed body is close-delimited (no chunked coding) and
+ *     still written chunk by chunk, and the connection closes after it.</li>
+ * <li>{@code Connection: close} from the client closes the connection after the response, but the response does
+ *     not say so: this handler adds the header (the server also closes when a response carries it).</li>
+ * <li>HEAD: the server sends no body and no Content-Length of its own; the handler sets GET's length itself.</li>
+ * <li>It accepts any method and does not check Host: the unknown methods reach {@link Site} (405), and an
+ *     HTTP/1.1 request without Host gets {@link Site#missingHost}.</li>
+ * <li>Compression: none exists. An exception out of a handler closes the connection, logged only at TRACE; that is
+ *     how a failed page is cut.</li>
+ * <li>{@code ChunkedOutputStream} frames at most 4 KiB per HTTP chunk over an 8 KiB {@code BufferedOutputStream}:
+ *     a chunk written then flushed goes out at once, a chunk above 4 KiB as several HTTP chunks.</li>
+ * <li>On JDK 21 to 23 its socket writes hold a monitor ({@code synchronized} in {@code Request.WriteStream}), so a
+ *     virtual thread writing a chunk pins its carrier while the write blocks; JDK 24+ (JEP 491) does not pin.</li>
+ * </ul>
+ */
+public final class JdkServer implements Server {
+
+    /**
+     * TCP_NODELAY: the JDK server sets it on accepted sockets only when this system property is true, and reads it
+     * once, when its {@code ServerConfig} class initialises (the first {@code HttpServer.create} in the JVM); there
+     * is no API for it. It is set here, when this class initialises (as the registry is built, before any server
+     * starts) and again before each start, and bench passes it as a JVM flag too ({@link #jvmFlags}), so that the
+     * measured JVM has it whatever ran first. Without it every chunked page gains delayed-ACK stalls (~40 ms).
+     */
+    static final String NODELAY = "sun.net.httpserver.nodelay";
+
+    /**
+     * Departs from the default (200): a connection that finishes a response while 200 others wait idle for their
+     * next request is closed, so a client with more keep-alive connections than that would measure reconnects.
+     * Also read once, like {@link #NODELAY}; a value the user set is kept.
+     */
+    static final String MAX_IDLE = "sun.net.httpserver.maxIdleConnections";
+    private static final String MAX_IDLE_VALUE = "10000";
+
+    /** The listen queue: the JDK's default (50) drops SYNs under connection bursts; Helidon's default is 1024. */
+    private static final int BACKLOG = 1024;
+
+    static {
+        configure();
+    }
+
+    private static void configure() {
+        System.setProperty(NODELAY, "true");
+        if (System.getProperty(MAX_IDLE) == null) {
+            System.setProperty(MAX_IDLE, MAX_IDLE_VALUE);
+        }
+    }
+
+    @Override
+    public String id() {
+        return "jdk";
+    }
+
+    @Override
+    public String description() {
+        return "The JDK's built-in HttpServer (com.sun.net.httpserver; no dependency, the baseline): a selector"
+                + " thread, then a thread per request from its executor (virtual or a platform pool), blocking I/O";
+    }
+
+    @Override
+    public HandlerThread handlerThread(Mode mode) {
+        return mode.runs() == Mode.Runs.PLATFORM
+                ? new HandlerThread(HandlerThread.Kind.PLATFORM,
+                        "the request's thread, one of the server's executor: a pool of --threads platform threads")
+                : new HandlerThread(HandlerThread.Kind.VIRTUAL,
+                        "the request's virtual thread (the server's executor starts one per request)");
+    }
+
+    @Override
+    public boolean answersLater(Mode mode) {
+        return false;   // no async response API: the handler writes the whole response
+    }
+
+    /** The two system properties above, read when the server class initialises: see {@link #NODELAY}. */
+    @Override
+    public List<String> jvmFlags() {
+        return List.of("-D" + NODELAY + "=true", "-D" + MAX_IDLE + "=" + MAX_IDLE_VALUE);
+    }
+
+    @Override
+    public Running start(Listen listen, Site site) {
+        configure();   // in case the registry was not built first; a no-op once the server classes initialised
+        Logs.quiet("com.sun.net.httpserver");
+        HttpServer server;
+        try {
+            server = HttpServer.create(new InetSocketAddress(listen.host(), listen.port()), BACKLOG);
+        } catch (BindException e) {
+            throw new PortInUseException(listen.host(), listen.port(), e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        ExecutorService executor = handlerThread(listen.mode()).kind() == HandlerThread.Kind.VIRTUAL
+                ? Pools.virtual("jdk-http")
+                // Fixed and started up front, as the other servers' pools: requests beyond it queue.
+                : Pools.platform(listen.threads(), "jdk-http");
+        server.setExecutor(executor);
+        // "/" is a prefix: every path. The exchange is closed by the responder once its response is complete, and
+        // never when it failed: closing would write the last chunk of a cut page.
+        server.createContext("/", exchange -> handle(exchange, site));
+        server.start();
+        return new Running() {
+            @Override
+            public int port() {
+                return server.getAddress().getPort();
+            }
+
+            @Override
+            public void close() {
+                // stop(0): close every connection now. stop(n) waits for the server's own count of exchanges,
+                // which a handler that ended by throwing (an aborted page) never decrements.
+                server.stop(0);
+                executor.shutdownNow();
+            }
+        };
+    }
+
+    private static void handle(HttpExchange exchange, Site site) {
+        String version = exchange.getProtocol();
+        boolean http10 = version.equalsIgnoreCase("HTTP/1.0");
+        String path = exchange.getRequestURI().getRawPath();
+        Responder responder = new Responder(site, exchange, http10, asksToClose(exchange.getRequestHeaders()));
+        // RFC 9112 section 3.2: an HTTP/1.1 request without Host gets 400; the JDK server does not check it.
+        if (version.equalsIgnoreCase("HTTP/1.1") && !exchange.getRequestHeaders().containsKey("Host")) {
+            site.missingHost(responder);
+            return;
+        }
+        site.handle(exchange.getRequestMethod(), path == null ? "" : path, responder);
+    }
+
+    /** {@code Connection: close} among the request's Connection tokens (the server only looks at the first value). */
+    private static boolean asksToClose(Headers headers) {
+        List<String> values = headers.get("Connection");
+        if (values != null) {
+            for (String value : values) {
+                for (String token : value.split(",")) {
+                    if (token.trim().toLowerCase(Locale.ROOT).equals("close")) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * {@code http10}: the request was HTTP/1.0; {@code askedToClose}: it carried {@code Connection: close}.
+     * Exceptions leave {@link #handle} unchecked: the JDK server then closes the connection (logged at TRACE).
+     */
+    private record Responder(Site site, HttpExchange exchange, boolean http10, boolean askedToClose)
+            implements Site.Responder<Void> {
+
+        @Override
+        public Void fixed(Site.Reply reply) {
+            Headers headers = exchange.getResponseHeaders();
+            headers.set("Content-Type", reply.contentType());
+            reply.headers().forEach(headers::set);
+            if (reply.close() || askedToClose) {
+                closeAfter(headers);
+            }
+            byte[] body = reply.body();
+            try {
+                if (reply.head()) {
+                    // -1: no body. The server leaves Content-Length out for HEAD (and warns if given a length).
+                    headers.set("Content-Length", String.valueOf(body.length));
+                    exchange.sendResponseHeaders(reply.status(), -1);
+                } else {
+                    // A length of 0 would mean chunked coding here; -1 means an empty body with Content-Length 0.
+                    exchange.sendResponseHeaders(reply.status(), body.length == 0 ? -1 : body.length);
+                    exchange.getResponseBody().write(body);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            exchange.close();   // the response is complete (a no-op after HEAD, which the server completed)
+            return null;
+        }
+
+        /**
+         * Says {@code Connection: close} in the response; the server closes the connection after a response that
+         * carries it. (It may have said {@code keep-alive} to an HTTP/1.0 client that asked for it.)
+         */
+        private static void closeAfter(Headers headers) {
+            headers.set("Connection", "close");
+            headers.remove("Keep-Alive");
+        }
+
+        @Override
+        public Void page(Page page) {
+            Headers headers = exchange.getResponseHeaders();
+            headers.set("Content-Type", Site.HTML);
+            if (askedToClose || http10) {
+                closeAfter(headers);   // an HTTP/1.0 body without length ends when the connection closes
+            }
+            OutputStream out;
+            try {
+                // 0: chunked coding for HTTP/1.1, a close-delimited body for HTTP/1.0. The headers wait in the
+                // connection's buffer and go out with the first chunk.
+                exchange.sendResponseHeaders(200, 0);
+                out = exchange.getResponseBody();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            ChunkSink socket = bytes -> {
+                out.write(bytes);
+                out.flush();   // one flush = one HTTP chunk (at most 4 KiB each), written to the socket now
+            };
+            // A failed page (RenderFailedException) leaves the handler unchecked: the server closes the connection
+            // without the last chunk, so the page never ends like a complete one.
+            site.streamHere(page, socket);
+            exchange.close();   // the last chunk (a client gone by then is ignored)
+            return null;
+        }
+    }
+}

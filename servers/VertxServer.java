@@ -1,0 +1,475 @@
+package servers;
+
+import core.ChunkSink;
+import core.Logs;
+import core.Mode;
+import core.Page;
+import core.PortInUseException;
+import core.Render;
+import core.Render.RenderFailedException;
+import core.Server;
+import core.Site;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.ThreadingModel;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.core.net.SocketAddress;
+
+import java.io.IOException;
+import java.net.BindException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Eclipse Vert.x 5 HTTP server (vertx-core alone, no vertx-web), the engine under Quarkus: Netty event loops, and
+ * Vert.x's own ways to run code that may block, chosen by the mode.
+ *
+ * <ul>
+ * <li>{@code reactive}, {@code fragments} and {@code buffered}: event-loop verticles. The handler never blocks: it
+ *     starts the render ({@link Site#streamLater}) and returns; chunks are written from the render's threads
+ *     (Vert.x hands each to the connection's event loop), the last one when the render ends.</li>
+ * <li>{@code virtual}: verticles deployed with {@link ThreadingModel#VIRTUAL_THREAD}, so the handler runs on a
+ *     virtual thread and writes synchronously. Vert.x runs at most one task of a verticle at a time, and only
+ *     {@code Future.await} lets it run another meanwhile: a handler that blocked otherwise (on a JDK queue, a lock,
+ *     a socket, as {@link Site#streamHere} and the engines' blocking renders do) would hold its verticle, and
+ *     requests would be served one at a time per verticle (measured: 4 requests that sleep 500 ms took 2.5 s on one
+ *     verticle, 1.0 s with {@code await}). So the engine renders on a new virtual thread and hands its chunks to the
+ *     handler, which awaits each one and writes it: the idiomatic Vert.x virtual-thread handler.</li>
+ * <li>{@code blocking}: the handler runs on Vert.x's worker pool of {@code --threads} platform threads
+ *     ({@code executeBlocking}, unordered) and renders there, blocking, as a servlet container's thread would. A
+ *     {@link ThreadingModel#WORKER} verticle would also run one request at a time per instance, so it would need
+ *     {@code --threads} instances, each with its own connections; executeBlocking shares one queue.</li>
+ * </ul>
+ *
+ * <p>Instances: one verticle instance per event loop, and Vert.x's default number of event loops (twice the cores:
+ * 4 on 2 cores, as Reactor Netty's default). An event-loop verticle is bound to one event loop, and Vert.x spreads
+ * new connections over the instances that listen on a port: fewer instances would leave loops idle, more would put
+ * two on one loop without adding a core. A virtual-thread verticle also does its I/O on one event loop, and its
+ * tasks (a handler's steps between awaits) are short. Vert.x accepts on a thread of its own, not on the loops.
+ *
+ * <p>Netty: Vert.x 5.2.3 is built against Netty 4.2.20.Final; here it runs on the 4.2.18.Final that the project
+ * pins for Reactor Netty (pom.xml, netty-bom). Every Netty class, method and field that vertx-core-5.2.3.jar
+ * references (1,657 of them, read from its bytecode) exists in 4.2.18.Final, except those of the transports and
+ * codecs that are not on the class path (kqueue, io_uring, HAProxy, Brotli), which Vert.x only loads when asked to;
+ * the same holds for reactor-netty-http and -core 1.3.8 (built against 4.2.19.Final). Vert.x uses the JDK's NIO
+ * transport unless {@code preferNativeTransport} is set, and so it does here, as by default.
+ *
+ * <p>HTTP details, checked against tests/core/HttpBehaviourTest: Vert.x answers HTTP/1.0 without chunked coding
+ * (status line HTTP/1.0) and closes the connection after it, unless the client asked for keep-alive (handled
+ * below); a request with {@code Connection: close} gets the same header back and the connection closes after the
+ * response; HEAD gets the headers set here and no body; any method reaches the handler; Host is not checked.
+ */
+public final class VertxServer implements Server {
+
+    private static final Logger LOG = Logger.getLogger("pssrbench");
+
+    @Override
+    public String id() {
+        return "vertx";
+    }
+
+    @Override
+    public String description() {
+        return "Eclipse Vert.x {io.vertx:vertx-core} HTTP server on Netty {io.netty:netty-codec-http} (Quarkus's"
+                + " engine): event-loop verticles, virtual-thread verticles or a worker pool, by mode";
+    }
+
+    /** How the mode's handler runs: Vert.x's threading model of the verticles, or its worker pool. */
+    private static ThreadingModel threading(Mode mode) {
+        if (mode.wholePage()) {
+            // Site renders a whole page where the handler runs when that is a virtual thread: on a virtual-thread
+            // verticle that would block it (see the class comment), so the page is rendered elsewhere.
+            return ThreadingModel.EVENT_LOOP;
+        }
+        return switch (mode.runs()) {
+            case VIRTUAL -> ThreadingModel.VIRTUAL_THREAD;
+            case PLATFORM -> ThreadingModel.WORKER;   // executeBlocking from an event-loop verticle
+            case CALLBACKS -> ThreadingModel.EVENT_LOOP;
+        };
+    }
+
+    @Override
+    public HandlerThread handlerThread(Mode mode) {
+        return switch (threading(mode)) {
+            case VIRTUAL_THREAD -> new HandlerThread(HandlerThread.Kind.VIRTUAL,
+                    "the request's virtual thread (a Vert.x virtual-thread verticle: it awaits each chunk with"
+                            + " Future.await, which leaves the verticle free for other requests, and writes it)");
+            case WORKER -> new HandlerThread(HandlerThread.Kind.PLATFORM,
+                    "the request's thread, one of Vert.x's worker pool of --threads platform threads"
+                            + " (executeBlocking)");
+            default -> new HandlerThread(HandlerThread.Kind.EVENT_LOOP, "the connection's event loop");
+        };
+    }
+
+    /**
+     * Only the worker-pool handler waits for its page ({@link Site#streamHere}). The virtual-thread handler is
+     * suspended rather than blocked while it waits for the next chunk ({@code Future.await}), and the render runs
+     * elsewhere ({@link Site#startLater}); the event loop never waits.
+     */
+    @Override
+    public boolean answersLater(Mode mode) {
+        return threading(mode) != ThreadingModel.WORKER;
+    }
+
+    @Override
+    public Running start(Listen listen, Site site) {
+        Logs.quiet("io.vertx", "io.netty");
+        ThreadingModel threading = threading(listen.mode());
+        // Vert.x's defaults (event loops: twice the cores), but the worker pool sized as the blocking mode says.
+        Vertx vertx = Vertx.vertx(new VertxOptions().setWorkerPoolSize(listen.threads()));
+        int instances = VertxOptions.DEFAULT_EVENT_LOOP_POOL_SIZE;
+        // Port 0 would give each instance a port of its own; a shared random port is bound once and shared.
+        SocketAddress address = listen.port() == 0 ? SocketAddress.sharedRandomPort(1, listen.host())
+                : SocketAddress.inetSocketAddress(listen.port(), listen.host());
+        AtomicInteger port = new AtomicInteger();
+        HttpServerOptions options = new HttpServerOptions()
+                .setTcpNoDelay(true)                 // Vert.x's default too
+                .setCompressionSupported(false)      // the default: compression would hold chunks back
+                .setHttp2ClearTextEnabled(false);    // HTTP/1.1 only, as the other servers (default: h2c accepted)
+        try {
+            if (threading == ThreadingModel.WORKER) {
+                prestartWorkers(vertx, listen.threads());
+            }
+            DeploymentOptions deployment = new DeploymentOptions().setInstances(instances)
+                    // The blocking mode's handler is started from an event-loop verticle (executeBlocking).
+                    .setThreadingModel(threading == ThreadingModel.WORKER ? ThreadingModel.EVENT_LOOP : threading);
+            vertx.deployVerticle(() -> new VerticleBase() {
+                @Override
+                public Future<?> start() {
+                    return vertx.createHttpServer(options)
+                            // A client that resets its connection is not an error; Vert.x would log each one.
+                            .connectionHandler(connection -> connection.exceptionHandler(failure -> { }))
+                            .requestHandler(req -> dispatch(vertx, threading, req, site))
+                            .listen(address)
+                            .onSuccess(server -> port.set(server.actualPort()));
+                }
+            }, deployment).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            close(vertx);
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof BindException) {
+                    throw new PortInUseException(listen.host(), listen.port(), e);
+                }
+            }
+            throw new IllegalStateException("Vert.x did not start: " + e.getCause(), e.getCause());
+        } catch (InterruptedException | TimeoutException e) {
+            close(vertx);
+            throw new IllegalStateException("Vert.x did not start: " + e, e);
+        }
+        return new Running() {
+            @Override
+            public int port() {
+                return port.get();
+            }
+
+            @Override
+            public void close() {
+                VertxServer.close(vertx);
+            }
+        };
+    }
+
+    /**
+     * Starts every thread of Vert.x's worker pool now, so that the thread count is flat during a measurement (as
+     * the other servers' platform pools): it is a fixed pool that starts a thread for each task until it is full.
+     */
+    private static void prestartWorkers(Vertx vertx, int threads) throws InterruptedException, ExecutionException,
+            TimeoutException {
+        List<CompletableFuture<Object>> started = new ArrayList<>();
+        for (int i = 0; i < threads; i++) {
+            started.add(vertx.executeBlocking(() -> null, false).toCompletionStage().toCompletableFuture());
+        }
+        CompletableFuture.allOf(started.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+    }
+
+    /** Stops at once: open connections are closed, in-flight responses cut. */
+    private static void close(Vertx vertx) {
+        try {
+            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.warning("Vert.x did not stop cleanly: " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void dispatch(Vertx vertx, ThreadingModel threading, HttpServerRequest req, Site site) {
+        if (threading != ThreadingModel.WORKER) {
+            handle(req, site, threading);
+            return;
+        }
+        vertx.executeBlocking(() -> {
+            handle(req, site, threading);
+            return null;
+        }, false).onFailure(failure -> {
+            LOG.log(Level.WARNING, "request failed: " + failure, failure);
+            req.connection().close();
+        });
+    }
+
+    private static void handle(HttpServerRequest req, Site site, ThreadingModel threading) {
+        Responder responder = new Responder(site, req, threading);
+        // RFC 9112 section 3.2: an HTTP/1.1 request without Host gets 400; Vert.x does not check it.
+        if (req.version() == HttpVersion.HTTP_1_1 && req.getHeader("Host") == null) {
+            site.missingHost(responder);
+            return;
+        }
+        site.handle(req.method().name(), req.path(), responder);
+    }
+
+    /**
+     * One request's answers. Vert.x's response may be written from any thread (it hands the writes to the
+     * connection's event loop), which is what lets a render on another thread write its chunks.
+     */
+    private record Responder(Site site, HttpServerRequest req, ThreadingModel threading)
+            implements Site.Responder<Void> {
+
+        private HttpServerResponse res() {
+            return req.response();
+        }
+
+        private boolean http10() {
+            return req.version() == HttpVersion.HTTP_1_0;
+        }
+
+        /**
+         * {@code close} among the request's Connection tokens: Vert.x closes after the response only when the
+         * header is exactly {@code close} (measured: {@code keep-alive, close} kept the connection open).
+         */
+        private boolean askedToClose() {
+            for (String value : req.headers().getAll("Connection")) {
+                for (String token : value.split(",")) {
+                    if (token.trim().equalsIgnoreCase("close")) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+
+        @Override
+        public Void fixed(Site.Reply reply) {
+            send(reply);
+            return null;
+        }
+
+        /** Sends {@code reply}; completes once its last byte is written (or failed). */
+        private Future<Void> send(Site.Reply reply) {
+            HttpServerResponse res = res().setStatusCode(reply.status()).putHeader("Content-Type", reply.contentType());
+            reply.headers().forEach(res::putHeader);
+            boolean close = reply.close() || askedToClose();
+            if (close) {
+                res.putHeader("Connection", "close");   // Vert.x leaves the header alone, but does not close itself
+            }
+            // The length, also for HEAD: Vert.x sets none on a HEAD response, and sends no body.
+            res.putHeader("Content-Length", String.valueOf(reply.body().length));
+            Future<Void> ended = reply.head() ? res.end() : res.end(Buffer.buffer(reply.body()));
+            if (close) {
+                ended.onComplete(done -> req.connection().close());
+            }
+            return ended;
+        }
+
+        @Override
+        public Void fixedLater(CompletableFuture<Site.Reply> reply) {
+            if (threading != ThreadingModel.EVENT_LOOP) {
+                return Site.Responder.super.fixedLater(reply);
+            }
+            // The event loop must not wait: the reply is sent when the render (on a virtual thread) completes.
+            Runnable written = site.hold();
+            reply.whenComplete((r, failure) -> send(r).onComplete(done -> written.run()));
+            return null;
+        }
+
+        @Override
+        public Void page(Page page) {
+            HttpServerResponse res = res().putHeader("Content-Type", Site.HTML).setChunked(true);   // not for 1.0
+            if (http10()) {
+                // An HTTP/1.0 body without length ends when the connection closes. Vert.x says keep-alive to a
+                // client that asked for it (when it writes the headers, hence this hook) and would keep it open.
+                res.headersEndHandler(v -> res.putHeader("Connection", "close"));
+            } else if (askedToClose()) {
+                res.putHeader("Connection", "close");
+            }
+            switch (threading) {
+                case EVENT_LOOP -> fromRenderThreads(page, res);
+                case VIRTUAL_THREAD -> awaitingEachChunk(page, res);
+                default -> blockingHere(page, res);
+            }
+            return null;
+        }
+
+        /** The last chunk; then, for HTTP/1.0, the close that ends the body (or that the client asked for). */
+        private Future<Void> end(HttpServerResponse res) {
+            Future<Void> ended = res.end();
+            if (http10() || askedToClose()) {
+                ended.onComplete(done -> req.connection().close());
+            }
+            return ended;
+        }
+
+        /**
+         * Never end a failed page as if complete: close the connection with the chunked body unfinished (Vert.x
+         * writes the chunks already queued first).
+         */
+        private void abort() {
+            req.connection().close();
+        }
+
+        /**
+         * The event loop's way: the render writes each chunk from its own threads (RxJava's, or a virtual thread's
+         * for a whole page), and the last chunk follows when it ends. Those threads must not block, so nothing
+         * waits on a full write queue here: Vert.x queues the writes, and a page is a few KiB, far below the
+         * queue's high-water mark (64 KiB).
+         */
+        private void fromRenderThreads(Page page, HttpServerResponse res) {
+            Runnable written = site.hold();   // until the last chunk is written, not only until the render ended
+            Render render = site.render(page, bytes -> {
+                if (res.closed()) {
+                    throw new IOException("client went away");
+                }
+                res.write(Buffer.buffer(bytes));
+            });
+            res.closeHandler(v -> render.cancel());
+            site.startLater(render).done().whenComplete((v, failure) -> {
+                if (failure == null) {
+                    end(res).onComplete(done -> written.run());
+                } else {
+                    abort();
+                    written.run();
+                }
+            });
+        }
+
+        /**
+         * The virtual-thread verticle's way: the engine renders on a new virtual thread into a {@link Pipe}; this
+         * handler awaits each chunk and writes it, awaiting the write too when Vert.x's write queue is full. Every
+         * wait is a {@code Future.await}, so the verticle serves other requests meanwhile.
+         */
+        private void awaitingEachChunk(Page page, HttpServerResponse res) {
+            Pipe pipe = new Pipe();
+            Render render = site.render(page, pipe);   // here, so that a drain counts it as part of this request
+            res.closeHandler(v -> render.cancel());   // runs on the verticle while this handler awaits
+            site.startLater(render).done().whenComplete((v, failure) -> pipe.end(failure));
+            try {
+                for (Object next = pipe.take(); next != Pipe.END; next = pipe.take()) {
+                    if (next instanceof Throwable) {
+                        abort();
+                        return;
+                    }
+                    Future<Void> written = res.write(Buffer.buffer((byte[]) next));
+                    if (res.writeQueueFull()) {
+                        written.await();
+                    }
+                }
+                end(res).await();   // returns once the last chunk is written: a drain waits for it
+            } catch (Exception clientGone) {   // a failed write or end, as Future.await rethrows it (maybe checked)
+                render.cancel();
+                abort();
+            }
+        }
+
+        /**
+         * The worker thread's way: it renders the page itself ({@link Site#streamHere}) and writes each chunk,
+         * blocking while Vert.x's write queue is full. (Future.await is for virtual threads: on a worker it
+         * throws.)
+         */
+        private void blockingHere(Page page, HttpServerResponse res) {
+            ChunkSink socket = bytes -> {
+                if (res.closed()) {
+                    throw new IOException("client went away");
+                }
+                Future<Void> written = res.write(Buffer.buffer(bytes));
+                if (res.writeQueueFull()) {
+                    join(written);
+                }
+            };
+            try {
+                site.streamHere(page, socket);
+            } catch (RenderFailedException e) {
+                abort();
+                return;
+            }
+            try {
+                join(end(res));   // returns once the last chunk is written: a drain waits for it
+            } catch (IOException e) {
+                // the client went away at the very end
+            }
+        }
+
+        private static void join(Future<Void> write) throws IOException {
+            try {
+                write.toCompletionStage().toCompletableFuture().get();
+            } catch (ExecutionException e) {
+                throw new IOException("client went away", e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted", e);
+            }
+        }
+    }
+
+    /**
+     * Chunks from a render's thread to the virtual-thread handler that writes them, then the render's end: END, or
+     * the failure. The handler waits with {@code Future.await}, never with a JDK blocking call (see the class
+     * comment); the render's thread never waits (a page is small, and the render is paced by its data source).
+     */
+    private static final class Pipe implements ChunkSink {
+        static final Object END = new Object();
+        private final ArrayDeque<Object> items = new ArrayDeque<>();
+        private Promise<Void> waiting;
+
+        @Override
+        public void chunk(byte[] bytes) {
+            offer(bytes);
+        }
+
+        void end(Throwable failure) {
+            offer(failure == null ? END : failure);
+        }
+
+        private void offer(Object item) {
+            Promise<Void> wake;
+            synchronized (this) {
+                items.add(item);
+                wake = waiting;
+                waiting = null;
+            }
+            if (wake != null) {
+                wake.complete();
+            }
+        }
+
+        /** The next item, awaiting it if there is none yet. */
+        Object take() {
+            while (true) {
+                Promise<Void> next;
+                synchronized (this) {
+                    Object item = items.poll();
+                    if (item != null) {
+                        return item;
+                    }
+                    next = Promise.promise();
+                    waiting = next;
+                }
+                next.future().await();
+            }
+        }
+    }
+}
