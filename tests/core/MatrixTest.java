@@ -109,8 +109,10 @@ class MatrixTest {
                     assertFalse(cut.contains("</h1>"), "no part of the page");
                     continue;
                 }
-                assertTrue(cut.startsWith("HTTP/1.1 200"), cut);
-                assertTrue(cut.contains("</h1>"), "the head was sent");
+                if (c.mode().streaming(c.engine()).progressive()) {
+                    assertTrue(cut.startsWith("HTTP/1.1 200"), cut);
+                    assertTrue(cut.contains("</h1>"), "the head was sent");
+                }   // else (an engine that collects its loop) nothing was written: a cut response or an error
                 assertFalse(cut.endsWith("0\r\n\r\n"), "an aborted page must not end like a complete one");
                 assertFalse(cut.contains("</html>"), "the tail must never be rendered");
             }
