@@ -1,5 +1,6 @@
 package cli;
 
+import core.ConnectionLimits;
 import core.DataSource;
 import core.Durations;
 import core.ListenAddress;
@@ -69,11 +70,23 @@ final class ServeCommand implements Callable<Integer> {
                     + " (default: ${DEFAULT-VALUE}, never).")
     int failAfter;
 
+    @Option(names = "--backlog", paramLabel = "N", defaultValue = "" + ConnectionLimits.DEFAULT_BACKLOG,
+            description = "Listen backlog: connections the kernel holds until the server accepts them; capped by"
+                    + " net.core.somaxconn (default: ${DEFAULT-VALUE}).")
+    int backlog;
+
+    @Option(names = "--idle-timeout", paramLabel = "DURATION", defaultValue = ConnectionLimits.DEFAULT_IDLE_TIMEOUT_TEXT,
+            description = "Close a connection with no request in progress after this long; a request head"
+                    + " that has not arrived within it is closed too (default: ${DEFAULT-VALUE})."
+                    + " Units: " + Durations.UNITS + ".")
+    Duration idleTimeout;
+
     @Override
     public Integer call() throws InterruptedException {
         Registry.validate(Registry.server(server), Registry.engine(engine), Registry.mode(mode));   // names the valid
         ServeConfig config = new ServeConfig(Registry.server(server), Registry.engine(engine),
-                Registry.mode(mode), host, port, delay, timers, threads, grace, failAfter);
+                Registry.mode(mode), host, port, delay, timers, threads, grace, failAfter,
+                new ConnectionLimits(backlog, idleTimeout));
         Logs.configure();
         Site site = config.site();
         ListenAddress.check(config.host(), config.port());

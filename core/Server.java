@@ -56,8 +56,14 @@ public interface Server {
      */
     Running start(Listen listen, Site site);
 
-    /** Where to listen, the platform threads of a blocking pool, and the mode (which some servers' threads follow). */
-    record Listen(String host, int port, int threads, Mode mode) {
+    /**
+     * Where to listen, the platform threads of a blocking pool, the mode (which some servers' threads follow), and
+     * the backlog and timeouts every server applies to its connections.
+     */
+    record Listen(String host, int port, int threads, Mode mode, ConnectionLimits limits) {
+        public Listen(String host, int port, int threads, Mode mode) {
+            this(host, port, threads, mode, ConnectionLimits.DEFAULT);
+        }
     }
 
     /** A started server. */

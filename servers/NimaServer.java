@@ -67,10 +67,25 @@ public final class NimaServer implements Server {
     @Override
     public Running start(Listen listen, Site site) {
         Logs.quiet("io.helidon");
+        // A client that hangs up in the middle of its request head: Helidon logs "Internal server error" with a
+        // RequestException caused by InsufficientDataAvailableException, one WARNING per client.
+        Logs.ignoreClientNoise("io.helidon.webserver.http1.Http1Connection", r -> r.getThrown() != null
+                && Logs.causedBy(r.getThrown(), "io.helidon.common.buffers.DataReader$InsufficientDataAvailableException"));
+        // A connection that arrives while the server stops: the blocking mode's executor refuses it (SEVERE);
+        // the client is refused, as it would be a moment later.
+        Logs.ignoreClientNoise("io.helidon.webserver.ServerListener", r -> r.getThrown() != null
+                && Logs.causedBy(r.getThrown(), "java.util.concurrent.RejectedExecutionException"));
         WebServer server = WebServer.builder()
                 .host(listen.host())
                 .port(listen.port())
                 .shutdownHook(false)   // PssrBench drains and stops servers itself
+                // Helidon's backlog is 1024; its idle sweep closes connections only after 5 min, checked every
+                // 2 min, so idle and half-sent connections held file descriptors for 5-7 min. Checked every tenth
+                // of the timeout (at least 100 ms). The sweep also closes a connection still sending its request
+                // line, but not one whose headers stall after it (Helidon counts it busy): README.
+                .backlog(listen.limits().backlog())
+                .idleConnectionTimeout(listen.limits().idleTimeout())
+                .idleConnectionPeriod(period(listen.limits().idleTimeout()))
                 // Departs from Helidon's default (false): with Nagle on, every chunked page gains a ~40 ms
                 // delayed-ACK stall.
                 .connectionOptions(socket -> socket.tcpNoDelay(true))
@@ -93,6 +108,11 @@ public final class NimaServer implements Server {
                 server.stop();
             }
         };
+    }
+
+    private static java.time.Duration period(java.time.Duration timeout) {
+        java.time.Duration tenth = timeout.dividedBy(10);
+        return tenth.compareTo(java.time.Duration.ofMillis(100)) < 0 ? java.time.Duration.ofMillis(100) : tenth;
     }
 
     /** {@code askedToClose}: the request carried {@code Connection: close}. */
