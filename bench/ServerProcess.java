@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  * ephemeral loopback port; ready once it answers HTTP; stopped by its PID. Its CPU time, resident memory and
  * thread count are read from /proc while it runs, the rest of its resources over JMX ({@link ServerJmx}).
  */
-final class ServerProcess implements AutoCloseable {
+public final class ServerProcess implements AutoCloseable {
 
     private static final Pattern URL = Pattern.compile("serving (http://\\S+/) ");
 
@@ -58,9 +58,16 @@ final class ServerProcess implements AutoCloseable {
 
     static ServerProcess start(Combination c, Duration delay, DataSource.Timers timers, List<String> cpuPrefix,
                                Path log) throws IOException, InterruptedException {
-        List<String> command = command(cpuPrefix, c.server().jvmFlags(), "serve", "--server=" + c.server().id(),
-                "--engine=" + c.engine().id(), "--mode=" + c.mode().id(), "--port=0",
-                "--delay=" + Durations.format(delay), "--source-scheduler=" + timers.id());
+        return start(c, cpuPrefix, log, "--delay=" + Durations.format(delay), "--source-scheduler=" + timers.id());
+    }
+
+    /** {@code c} served on a free loopback port with serve's {@code options} (--delay, --grace, ...). */
+    public static ServerProcess start(Combination c, List<String> cpuPrefix, Path log, String... options)
+            throws IOException, InterruptedException {
+        List<String> args = new ArrayList<>(List.of("serve", "--server=" + c.server().id(),
+                "--engine=" + c.engine().id(), "--mode=" + c.mode().id(), "--port=0"));
+        args.addAll(List.of(options));
+        List<String> command = command(cpuPrefix, c.server().jvmFlags(), args.toArray(String[]::new));
         Process p = new ProcessBuilder(command).redirectError(log.toFile()).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         String line = out.readLine();
@@ -126,20 +133,20 @@ final class ServerProcess implements AutoCloseable {
         }
     }
 
-    URI base() {
+    public URI base() {
         return base;
     }
 
     /** The server JVM's ServerStats and flight recorder over JMX, or null (then {@link #jmxProblem()} says why). */
-    ServerJmx jmx() {
+    public ServerJmx jmx() {
         return jmx;
     }
 
-    String jmxProblem() {
+    public String jmxProblem() {
         return jmxProblem;
     }
 
-    long pid() {
+    public long pid() {
         return process.pid();
     }
 
@@ -156,7 +163,7 @@ final class ServerProcess implements AutoCloseable {
     }
 
     /** {VmRSS in kB, Threads} from /proc, or {-1, -1}. */
-    long[] memoryAndThreads() {
+    public long[] memoryAndThreads() {
         long rss = -1;
         long threads = -1;
         try {
@@ -171,6 +178,16 @@ final class ServerProcess implements AutoCloseable {
             // not Linux, or the process is gone
         }
         return new long[] {rss, threads};
+    }
+
+    /** SIGTERM without waiting (the server drains, then exits). */
+    public void terminate() {
+        process.destroy();
+    }
+
+    /** Waits up to {@code timeout} for the server to exit: its exit code, or -1 if it is still running. */
+    public int awaitExit(Duration timeout) throws InterruptedException {
+        return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) ? process.exitValue() : -1;
     }
 
     /** SIGTERM, then wait; the server drains and exits 0. */

@@ -36,7 +36,7 @@ class LayersTest {
     private static final Map<String, Integer> LAYERS = Map.of(
             "core", 0,
             "engines", 1, "servers", 1, "modes", 1,
-            "verify", 2, "records", 2, "bench", 2,
+            "verify", 2, "records", 2, "bench", 2, "stress", 2,
             "cli", 3,
             "", 4);   // PssrBench, the jbang entrypoint
 
