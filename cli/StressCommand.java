@@ -25,7 +25,7 @@ import java.util.concurrent.Callable;
 
 /** {@code stress}: the reliability scenarios, each combination and scenario in a server JVM of its own. */
 @Command(name = "stress", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
-        description = "Reliability scenarios (streams, aborts, malformed, idle, shutdown) on the selected"
+        description = "Reliability scenarios (streams, aborts, slow-readers, malformed, idle, shutdown) on the selected"
                 + " combinations (by default the first engine and mode on every server), each in its own server"
                 + " JVM on loopback; every scenario prints its pass rule beside its figures; results in --out.")
 final class StressCommand implements Callable<Integer> {
@@ -36,7 +36,8 @@ final class StressCommand implements Callable<Integer> {
     Selection selection;
 
     @Option(names = "--scenario", split = ",", paramLabel = "ID",
-            description = "Scenarios, comma-separated: streams, aborts, malformed, idle, shutdown (default: all).")
+            description = "Scenarios, comma-separated: streams, aborts, slow-readers, malformed, idle, shutdown"
+                    + " (default: all).")
     List<String> scenarios = Stress.SCENARIOS;
 
     @Option(names = "--connections", paramLabel = "N", defaultValue = "10000",
@@ -51,6 +52,10 @@ final class StressCommand implements Callable<Integer> {
     @Option(names = "--aborts", paramLabel = "N", defaultValue = "1000",
             description = "aborts: requests closed after the first chunk (default: ${DEFAULT-VALUE}).")
     int aborts;
+
+    @Option(names = "--slow-readers", paramLabel = "N", defaultValue = "100",
+            description = "slow-readers: clients reading 1 KB/s (default: ${DEFAULT-VALUE}).")
+    int slowReaders;
 
     @Option(names = "--idle", paramLabel = "N", defaultValue = "5000",
             description = "idle: idle connections (default: ${DEFAULT-VALUE}).")
@@ -77,7 +82,7 @@ final class StressCommand implements Callable<Integer> {
                         Stress.SCENARIOS) + ".");
             }
         }
-        if (connections < 1 || aborts < 1 || idle < 0 || halfSent < 0) {
+        if (connections < 1 || aborts < 1 || idle < 0 || halfSent < 0 || slowReaders < 0) {
             throw new UsageException("--connections and --aborts take at least 1, --idle and --half-sent at least 0.");
         }
         if (selection.target != null) {
@@ -98,11 +103,15 @@ final class StressCommand implements Callable<Integer> {
         more.put("idle_timeout", Durations.format(idleTimeout));
         Provenance.add(folder, Provenance.record("stress", "pssrbench stress (built in)", flags, more));
         StressSettings settings = new StressSettings(connections, streamsDelay, aborts, idle, halfSent, idleTimeout,
-                0, folder, System.out);
+                slowReaders, folder, System.out);
         List<Outcome> outcomes = Stress.run(chosen, scenarios, settings);
         Provenance.finish(folder);
         Stress.printTable(outcomes, System.out);
         System.out.println("stress: results in " + folder.resolve(Stress.FILE).toAbsolutePath());
+        // A folder bench measured into as well gets its report with a stress section; else one of its own.
+        Path report = java.nio.file.Files.isRegularFile(folder.resolve("summary.csv"))
+                ? records.Report.write(folder, Registry.baselineId()) : records.StressReport.write(folder);
+        System.out.println("stress: report in " + report.toAbsolutePath());
         return outcomes.stream().allMatch(Outcome::pass) ? 0 : 1;
     }
 

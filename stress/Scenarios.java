@@ -1,5 +1,6 @@
 package stress;
 
+import bench.Kernel;
 import core.Combination;
 import core.Durations;
 import core.Page;
@@ -8,6 +9,7 @@ import java.io.IOException;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -73,20 +75,20 @@ final class Scenarios {
             abort(port, 100, 100);   // warm-up: the pools reach their working size
             Raw.pageWorks(port, "/stocks");
             Thread.sleep(1000);
-            long[] base = server.memoryAndThreads();
+            List<String> base = server.applicationThreads();
             long baseVirtual = server.virtualThreads();
             int aborted = abort(port, s.aborts(), 100);
             long start = System.nanoTime();
-            long[] now;
+            List<String> now;
             long virtual;
             int[] renders;
             boolean back;
             do {
                 Thread.sleep(100);
-                now = server.memoryAndThreads();
+                now = server.applicationThreads();
                 virtual = server.virtualThreads();
                 renders = server.renders();
-                back = now[1] <= base[1] && virtual <= baseVirtual && renders[0] == 0 && renders[1] == 0;
+                back = now.size() <= base.size() && virtual <= baseVirtual && renders[0] == 0 && renders[1] == 0;
             } while (!back && System.nanoTime() - start < TimeUnit.SECONDS.toNanos(5));
             double backAfter = back ? round((System.nanoTime() - start) / 1e9) : -1;
             boolean page = Raw.pageWorks(port, "/stocks");
@@ -94,17 +96,17 @@ final class Scenarios {
             f.put("requests", s.aborts());
             f.put("aborted", aborted);
             f.put("baseline_after_s", backAfter);
-            f.put("threads_baseline", base[1]);
-            f.put("threads_after", now[1]);
+            f.put("threads_baseline", base.size());
+            f.put("threads_after", now.size());
             f.put("virtual_threads_baseline", baseVirtual);
             f.put("virtual_threads_after", virtual);
             f.put("in_flight_after", renders[0]);
             f.put("subscriptions_after", renders[1]);
             f.put("normal_page_after", page);
             f.put("warning_lines", server.warnings());
-            return new Outcome("aborts", c, f, "threads, virtual threads, in-flight renders and subscriptions back"
+            return new Outcome("aborts", c, f, "platform threads (not the JVM's JIT, GC and JMX ones), virtual threads, in-flight renders and subscriptions back"
                     + " to baseline within 5 s; a normal page afterwards", back && page && aborted == s.aborts(),
-                    back ? "" : "not back to baseline within 5 s");
+                    back ? "" : "not back to baseline within 5 s; threads before " + base + ", after " + now);
         }
     }
 

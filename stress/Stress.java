@@ -21,10 +21,11 @@ import java.util.function.BiFunction;
  */
 public final class Stress {
 
-    /** The scenarios, in the order they run; {@code slow-readers} is not written yet. */
-    public static final List<String> SCENARIOS = List.of("streams", "aborts", "malformed", "idle", "shutdown");
+    /** The scenarios, in the order they run. */
+    public static final List<String> SCENARIOS = List.of("streams", "aborts", "slow-readers", "malformed", "idle",
+            "shutdown");
 
-    public static final String FILE = "stress.csv";
+    public static final String FILE = records.StressReport.FILE;
 
     private interface Scenario {
         Outcome run(Combination c, StressSettings s) throws IOException, InterruptedException;
@@ -37,6 +38,7 @@ public final class Stress {
         return switch (id) {
             case "streams" -> Scenarios::streams;
             case "aborts" -> Scenarios::aborts;
+            case "slow-readers" -> SlowReaders::run;
             case "malformed" -> Malformed::run;
             case "idle" -> Idle::run;
             case "shutdown" -> Shutdown::run;

@@ -64,6 +64,35 @@ final class StressServer implements AutoCloseable {
         return process.memoryAndThreads();
     }
 
+    /**
+     * The server's platform threads by name (from /proc), leaving out those the JVM itself starts and stops as it
+     * pleases, which say nothing about requests: JIT compilers, GC workers, and the RMI/JMX threads that serve this
+     * client's own readings.
+     */
+    java.util.List<String> applicationThreads() {
+        java.util.List<String> names = new java.util.ArrayList<>();
+        try (var tasks = Files.list(Path.of("/proc/" + process.pid() + "/task"))) {
+            for (Path task : (Iterable<Path>) tasks::iterator) {
+                try {
+                    String name = Files.readString(task.resolve("comm")).strip();
+                    if (!JVM_OWN.matcher(name).find()) {
+                        names.add(name);
+                    }
+                } catch (IOException e) {
+                    // the thread ended meanwhile
+                }
+            }
+        } catch (IOException e) {
+            return java.util.List.of();
+        }
+        java.util.Collections.sort(names);
+        return names;
+    }
+
+    private static final java.util.regex.Pattern JVM_OWN = java.util.regex.Pattern.compile(
+            "^(C1 Compiler|C2 Compiler|GC Thread|G1 |VM |RMI |JMX |Attach |Notification|Signal Dispatch|"
+                    + "Service Thread|Monitor Deflat|Common-Cleaner|Finalizer|Reference Hand)");
+
     long virtualThreads() {
         ServerJmx jmx = process.jmx();
         try {

@@ -1,4 +1,4 @@
-package stress;
+package bench;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 /** What Linux tells about the machine's TCP and this process's limits (-1 where it does not). */
-final class Kernel {
+public final class Kernel {
 
     private Kernel() {
     }
@@ -15,7 +15,7 @@ final class Kernel {
      * TcpExt ListenDrops from /proc/net/netstat: connection attempts the kernel dropped at a listening socket (a full
      * accept queue among them). Counted for the whole network namespace: other programs' drops count too.
      */
-    static long listenDrops() {
+    public static long listenDrops() {
         try {
             List<String> lines = Files.readAllLines(Path.of("/proc/net/netstat"));
             for (int i = 0; i + 1 < lines.size(); i++) {
@@ -36,7 +36,7 @@ final class Kernel {
     }
 
     /** {soft, hard} limit of open files of this process (Long.MAX_VALUE for unlimited). */
-    static long[] fileLimits() {
+    public static long[] fileLimits() {
         try {
             for (String line : Files.readAllLines(Path.of("/proc/self/limits"))) {
                 if (line.startsWith("Max open files")) {
