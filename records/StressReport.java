@@ -53,24 +53,30 @@ public final class StressReport {
                     figures.add(column);
                 }
             }
-            h.append("<section>\n<h3>").append(Report.esc(e.getKey())).append("</h3>\n<p>Passes when: ")
-                    .append(Report.esc(rows.get(0).getOrDefault("rule", ""))).append("</p>\n")
+            h.append("<section>\n<h3>").append(esc(e.getKey())).append("</h3>\n<p>Passes when: ")
+                    .append(esc(rows.get(0).getOrDefault("rule", ""))).append("</p>\n")
                     .append("<div class=\"wide\"><table class=\"stress\">\n<tr><th>server</th><th>engine</th>")
                     .append("<th>mode</th><th>result</th>");
-            figures.forEach(f -> h.append("<th>").append(Report.esc(f)).append("</th>"));
+            figures.forEach(f -> h.append("<th>").append(esc(f)).append("</th>"));
             h.append("<th>note</th></tr>\n");
             for (Map<String, String> r : rows) {
                 boolean pass = "true".equals(r.get("pass"));
-                h.append("<tr><td>").append(Report.esc(r.get("server"))).append("</td><td>")
-                        .append(Report.esc(r.get("engine"))).append("</td><td>").append(Report.esc(r.get("mode")))
+                h.append("<tr><td>").append(esc(r.get("server"))).append("</td><td>")
+                        .append(esc(r.get("engine"))).append("</td><td>").append(esc(r.get("mode")))
                         .append("</td><td class=\"").append(pass ? "pass" : "fail").append("\">")
                         .append(pass ? "PASS" : "FAIL").append("</td>");
-                figures.forEach(f -> h.append("<td>").append(Report.esc(r.getOrDefault(f, ""))).append("</td>"));
-                h.append("<td>").append(Report.esc(r.getOrDefault("note", ""))).append("</td></tr>\n");
+                figures.forEach(f -> h.append("<td>").append(esc(r.getOrDefault(f, ""))).append("</td>"));
+                h.append("<td>").append(esc(r.getOrDefault("note", ""))).append("</td></tr>\n");
             }
             h.append("</table></div>\n</section>\n");
         }
         return h.toString();
+    }
+
+    /** HTML-escaped text (this file's own: Report uses this class, so it must not use Report). */
+    private static String esc(String text) {
+        return text == null ? "" : text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+                .replace("\"", "&quot;");
     }
 
     /** Writes {@code folder/report.html} for a folder that has stress.csv and no summary.csv. */
@@ -78,12 +84,12 @@ public final class StressReport {
         Path provenance = folder.resolve(Provenance.FILE);
         String title = "PssrBench stress " + folder.toAbsolutePath().normalize().getFileName();
         String html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>"
-                + Report.esc(title) + "</title>\n<style>\nbody{font-family:sans-serif;margin:1.5em}"
+                + esc(title) + "</title>\n<style>\nbody{font-family:sans-serif;margin:1.5em}"
                 + "table{border-collapse:collapse;font-size:.85em}td,th{border:1px solid #ccc;padding:2px 6px}"
                 + ".pass{color:#060;font-weight:bold}.fail{color:#b00;font-weight:bold}.wide{overflow-x:auto}"
                 + "pre{background:#f6f6f6;padding:.5em;font-size:.8em}\n</style>\n</head>\n<body>\n<h1>"
-                + Report.esc(title) + "</h1>\n" + section(folder) + "<h2 id=\"provenance\">Provenance</h2>\n"
-                + (Files.isRegularFile(provenance) ? "<pre>" + Report.esc(Files.readString(provenance)) + "</pre>"
+                + esc(title) + "</h1>\n" + section(folder) + "<h2 id=\"provenance\">Provenance</h2>\n"
+                + (Files.isRegularFile(provenance) ? "<pre>" + esc(Files.readString(provenance)) + "</pre>"
                         : "<p>No provenance.json in this folder.</p>")
                 + "\n</body>\n</html>\n";
         Path file = folder.resolve("report.html");

@@ -241,8 +241,8 @@ public class CliTest {
 
     @Test
     void anUnknownCommandNamesTheCommandsAndHelpIsOne() {
-        String commands = "commands: serve (the default), list, verify, bench, wrk-row, last-row, provenance, report,"
-                + " help.";
+        String commands = "commands: serve (the default), list, verify, bench, stress, wrk-row, last-row, provenance,"
+                + " report, help.";
         refused("unknown command 'frob'; " + commands, "frob");
         refused("unknown command 'frob'; " + commands, "help", "frob");
         Run help = run("help");
@@ -268,7 +268,8 @@ public class CliTest {
                 }
             }
         }
-        assertEquals(6, durations, "serve --delay --grace, verify --delay, bench --warmup --duration --delay");
+        assertEquals(9, durations, "serve --delay --grace --idle-timeout, verify --delay, bench --warmup --duration"
+                + " --delay, stress --streams-delay --idle-timeout");
         assertEquals(Duration.ofMinutes(2), Durations.parse("2m"));
     }
 }

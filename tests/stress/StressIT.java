@@ -14,8 +14,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code stress} through the packaged jar at small sizes against one combination: every scenario runs in a server
- * JVM of its own and passes, stress.csv has a row per scenario with its figures, provenance.json is written, and
- * the table is printed. Takes seconds (five server JVMs), not minutes.
+ * JVM of its own and passes, stress.csv has a row per scenario with its figures, provenance.json and report.html
+ * are written, and the table is printed. Takes seconds (five server JVMs), not minutes.
  */
 class StressIT {
 
@@ -26,7 +26,8 @@ class StressIT {
         Path log = out.resolve("console.txt");
         Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
                 jar.toString(), "stress", "--server=nima", "--engine=jstachio", "--mode=virtual",
-                "--connections=200", "--streams-delay=20ms", "--aborts=100", "--idle=50", "--half-sent=10",
+                "--connections=200", "--streams-delay=20ms", "--aborts=100", "--slow-readers=20", "--idle=50",
+                "--half-sent=10",
                 "--idle-timeout=1s", "--out=" + out.resolve("results"))
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         boolean done = p.waitFor(180, TimeUnit.SECONDS);
@@ -36,10 +37,10 @@ class StressIT {
         String console = Files.readString(log, StandardCharsets.UTF_8);
         assertTrue(done, "stress finished within 3 minutes:\n" + console);
         assertEquals(0, p.exitValue(), console);
-        assertTrue(console.contains("5 of 5 passed"), console);
+        assertTrue(console.contains("6 of 6 passed"), console);
 
         List<String> csv = Files.readAllLines(out.resolve("results/stress.csv"));
-        assertEquals(6, csv.size(), String.join("\n", csv));
+        assertEquals(7, csv.size(), String.join("\n", csv));
         assertTrue(csv.get(0).startsWith("scenario,server,engine,mode,pass,"), csv.get(0));
         for (String column : List.of("ttfb_p99_ms", "listen_drops", "baseline_after_s", "cases_right",
                 "half_sent_closed", "exit_code")) {
@@ -50,5 +51,8 @@ class StressIT {
                     scenario + " passed: " + String.join("\n", csv));
         }
         assertTrue(Files.readString(out.resolve("results/provenance.json")).contains("\"command\" : \"stress\""));
+        String report = Files.readString(out.resolve("results/report.html"));
+        assertTrue(report.contains("<h2 id=\"stress\">Stress</h2>") && report.contains("<h3>slow-readers</h3>")
+                && !report.contains("FAIL"), report);
     }
 }
