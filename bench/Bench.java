@@ -335,7 +335,9 @@ public final class Bench {
         AtomicBoolean sampling = new AtomicBoolean(true);
         // A server started elsewhere (--target) has no PID or JMX here: nothing to sample.
         Thread sampler = server == null ? null : startSampler(server, jmx, jfr, res, sampling);
+        long dropsBefore = Kernel.listenDrops();
         LoadGenerator.Result r = LoadGenerator.run(plan, () -> stopped);
+        long drops = dropsBefore < 0 ? -1 : Kernel.listenDrops() - dropsBefore;
         sampling.set(false);
         if (sampler != null) {
             sampler.join();   // the sampler's writes happen-before the reads below
@@ -355,8 +357,13 @@ public final class Bench {
         writeHgrm(p.name() + ".ttfb", r.ttfb());
         writeHgrm(p.name() + ".first-item", r.firstItem());
         writeHgrm(p.name() + ".ttlb", r.ttlb());
-        return PointRows.measured(p, r, res, sourceMs, server == null ? "server at " + base
-                + " (started elsewhere): its resources not measured" : server.jmxProblem());
+        String remark = server == null ? "server at " + base + " (started elsewhere): its resources not measured"
+                : server.jmxProblem();
+        if (drops > 0) {   // the kernel dropped connection attempts: clients waited in SYN retries
+            remark = (remark == null || remark.isEmpty() ? "" : remark + "; ") + "kernel listen drops: " + drops
+                    + " (whole machine)";
+        }
+        return PointRows.measured(p, r, res, sourceMs, remark);
     }
 
     /**

@@ -22,7 +22,7 @@ import java.nio.file.Path;
  * starts the JVM's local management agent on demand, as jcmd and JConsole do. Calls fail with unchecked exceptions
  * (JMX proxies), which callers turn into empty columns.
  */
-final class ServerJmx implements AutoCloseable {
+public final class ServerJmx implements AutoCloseable {
 
     /** One reading; see {@link ServerStatsMXBean#getSample()}. */
     record Sample(long virtualThreads, long heapAfterGcBytes, long gcCount, long gcMillis) {
@@ -67,6 +67,21 @@ final class ServerJmx implements AutoCloseable {
     Sample sample() {
         long[] s = stats.getSample();
         return new Sample(s[0], s[1], s[2], s[3]);
+    }
+
+    /** Pages whose render has not ended. */
+    public int inFlightPages() {
+        return stats.getInFlightPages();
+    }
+
+    /** Live virtual threads (-1 when the server JVM cannot count them). */
+    public long virtualThreads() {
+        return stats.getVirtualThreads();
+    }
+
+    /** The data source's open subscriptions. */
+    public int dataSourceSubscriptions() {
+        return stats.getDataSourceSubscriptions();
     }
 
     double sourceMedianMillis(String page, int samples) {

@@ -58,7 +58,16 @@ public final class ServerProcess implements AutoCloseable {
 
     static ServerProcess start(Combination c, Duration delay, DataSource.Timers timers, List<String> cpuPrefix,
                                Path log) throws IOException, InterruptedException {
-        ServerProcess server = launch(c, delay, timers, cpuPrefix, log);
+        return start(c, cpuPrefix, log, "--delay=" + Durations.format(delay), "--source-scheduler=" + timers.id());
+    }
+
+    /**
+     * {@code c} served on a free loopback port with serve's {@code options} (--delay, --grace, ...), and attached
+     * over JMX for its in-process figures.
+     */
+    public static ServerProcess start(Combination c, List<String> cpuPrefix, Path log, String... options)
+            throws IOException, InterruptedException {
+        ServerProcess server = launch(c, cpuPrefix, log, options);
         try {
             server.jmx = ServerJmx.attach(server.process.pid());
         } catch (IOException | RuntimeException e) {   // measurable all the same, with fewer columns
@@ -74,14 +83,15 @@ public final class ServerProcess implements AutoCloseable {
      * standard error goes to {@code log}.
      */
     public static ServerProcess serve(Combination c, Duration delay, Path log) throws IOException, InterruptedException {
-        return launch(c, delay, DataSource.Timers.COMPUTATION, List.of(), log);
+        return launch(c, List.of(), log, "--delay=" + Durations.format(delay));
     }
 
-    private static ServerProcess launch(Combination c, Duration delay, DataSource.Timers timers,
-                                        List<String> cpuPrefix, Path log) throws IOException, InterruptedException {
-        List<String> command = command(cpuPrefix, c.server().jvmFlags(), "serve", "--server=" + c.server().id(),
-                "--engine=" + c.engine().id(), "--mode=" + c.mode().id(), "--port=0",
-                "--delay=" + Durations.format(delay), "--source-scheduler=" + timers.id());
+    private static ServerProcess launch(Combination c, List<String> cpuPrefix, Path log, String... options)
+            throws IOException, InterruptedException {
+        List<String> args = new ArrayList<>(List.of("serve", "--server=" + c.server().id(),
+                "--engine=" + c.engine().id(), "--mode=" + c.mode().id(), "--port=0"));
+        args.addAll(List.of(options));
+        List<String> command = command(cpuPrefix, c.server().jvmFlags(), args.toArray(String[]::new));
         Process p = new ProcessBuilder(command).redirectError(log.toFile()).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         String line = out.readLine();
@@ -147,11 +157,11 @@ public final class ServerProcess implements AutoCloseable {
     }
 
     /** The server JVM's ServerStats and flight recorder over JMX, or null (then {@link #jmxProblem()} says why). */
-    ServerJmx jmx() {
+    public ServerJmx jmx() {
         return jmx;
     }
 
-    String jmxProblem() {
+    public String jmxProblem() {
         return jmxProblem;
     }
 
@@ -172,7 +182,7 @@ public final class ServerProcess implements AutoCloseable {
     }
 
     /** {VmRSS in kB, Threads} from /proc, or {-1, -1}. */
-    long[] memoryAndThreads() {
+    public long[] memoryAndThreads() {
         long rss = -1;
         long threads = -1;
         try {
@@ -187,6 +197,16 @@ public final class ServerProcess implements AutoCloseable {
             // not Linux, or the process is gone
         }
         return new long[] {rss, threads};
+    }
+
+    /** SIGTERM without waiting (the server drains, then exits). */
+    public void terminate() {
+        process.destroy();
+    }
+
+    /** Waits up to {@code timeout} for the server to exit: its exit code, or -1 if it is still running. */
+    public int awaitExit(Duration timeout) throws InterruptedException {
+        return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) ? process.exitValue() : -1;
     }
 
     /** SIGTERM, then wait; the server drains and exits 0. */

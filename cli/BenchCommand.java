@@ -32,6 +32,9 @@ import java.util.concurrent.Callable;
                 + " on ${sys:pssrbench.server}): each in its own server JVM, verified first, then every page x"
                 + " connection count (x rate); results in --out.")
 final class BenchCommand implements Callable<Integer> {
+    /** The most connections a point may have: what stress's streams scenario opens, within a 20,000 file limit. */
+    static final int MAX_CONNECTIONS = 10_000;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -43,7 +46,8 @@ final class BenchCommand implements Callable<Integer> {
     List<String> pages;
 
     @Option(names = "--connections", split = ",", paramLabel = "N", defaultValue = "1,2,4,8,16,32,64,128",
-            description = "Concurrent connections per point (default: ${DEFAULT-VALUE}).")
+            description = "Concurrent connections per point, up to " + BenchCommand.MAX_CONNECTIONS
+                    + " (default: ${DEFAULT-VALUE}).")
     List<Integer> connections;
 
     @Option(names = "--rate", split = ",", paramLabel = "REQ_PER_S",
@@ -105,6 +109,15 @@ final class BenchCommand implements Callable<Integer> {
         List<Page> chosenPages = pages.stream().<Page>map(Page::byId).toList();
         if (connections.stream().anyMatch(c -> c < 1) || loadThreads < 1) {
             throw new UsageException("--connections and --load-threads take whole numbers of at least 1.");
+        }
+        if (connections.stream().anyMatch(c -> c > MAX_CONNECTIONS)) {
+            throw new UsageException("--connections takes at most " + MAX_CONNECTIONS + " per point.");
+        }
+        long files = bench.Kernel.fileLimits()[0];   // the JVM raised its soft limit to the hard one at start
+        int most = connections.stream().mapToInt(Integer::intValue).max().orElse(1);
+        if (files >= 0 && files < most + 200L) {
+            throw new UsageException("--connections=" + most + " needs " + (most + 200) + " open files, and this"
+                    + " process may open " + files + " (the hard limit, ulimit -Hn): raise it or use fewer.");
         }
         if (rates.stream().anyMatch(r -> r <= 0)) {
             throw new UsageException("--rate takes positive requests per second.");

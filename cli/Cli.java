@@ -34,7 +34,7 @@ import java.util.List;
         footer = {"", "Without a command, serve (its flags: pssrbench help serve). Example:",
                 "  jbang PssrBench.java --server=nima --engine=jstachio --mode=virtual"},
         subcommands = {ServeCommand.class, ListCommand.class, VerifyCommand.class, BenchCommand.class,
-                BrowserCommand.class, WrkRowCommand.class, LastRowCommand.class, ProvenanceCommand.class,
+                BrowserCommand.class, StressCommand.class, WrkRowCommand.class, LastRowCommand.class, ProvenanceCommand.class,
                 ReportCommand.class, CommandLine.HelpCommand.class})
 public final class Cli {
 

@@ -1,5 +1,6 @@
 package cli;
 
+import core.ConnectionLimits;
 import core.DataSource;
 import core.Demo;
 import core.Durations;
@@ -79,6 +80,17 @@ final class ServeCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    @Option(names = "--backlog", paramLabel = "N", defaultValue = "" + ConnectionLimits.DEFAULT_BACKLOG,
+            description = "Listen backlog: connections the kernel holds until the server accepts them; capped by"
+                    + " net.core.somaxconn (default: ${DEFAULT-VALUE}).")
+    int backlog;
+
+    @Option(names = "--idle-timeout", paramLabel = "DURATION", defaultValue = ConnectionLimits.DEFAULT_IDLE_TIMEOUT_TEXT,
+            description = "Close a connection with no request in progress after this long; a request head"
+                    + " that has not arrived within it is closed too (default: ${DEFAULT-VALUE})."
+                    + " Units: " + Durations.UNITS + ".")
+    Duration idleTimeout;
+
     @Override
     public Integer call() throws InterruptedException {
         Registry.validate(Registry.server(server), Registry.engine(engine), Registry.mode(mode));   // names the valid
@@ -86,7 +98,8 @@ final class ServeCommand implements Callable<Integer> {
             delay = Durations.parse(Demo.DEFAULT_DELAY_TEXT);
         }
         ServeConfig config = new ServeConfig(Registry.server(server), Registry.engine(engine),
-                Registry.mode(mode), host, port, delay, timers, threads, grace, failAfter);
+                Registry.mode(mode), host, port, delay, timers, threads, grace, failAfter,
+                new ConnectionLimits(backlog, idleTimeout));
         Logs.configure();
         Site site = config.site(demo ? Registry.buffered() : null);
         ListenAddress.check(config.host(), config.port());

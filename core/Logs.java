@@ -43,6 +43,31 @@ public final class Logs {
     }
 
     /**
+     * Drops the records of {@code logger} (its own, not its children's) that {@code ordinary} says a client caused by
+     * ordinary behaviour: a malformed request the server already answered with a 4xx, a client that hung up. They
+     * are not server faults, and at one line (or a request dump) per client they would flood a server's log under
+     * load; PssrBench's stress scenarios require none at warning level. Anything else from the logger still shows.
+     */
+    public static synchronized void ignoreClientNoise(String logger, java.util.function.Predicate<LogRecord> ordinary) {
+        Logger l = Logger.getLogger(logger);
+        java.util.logging.Filter previous = l.getFilter();
+        l.setFilter(r -> !ordinary.test(r) && (previous == null || previous.isLoggable(r)));
+        CONFIGURED.add(l);
+    }
+
+    /** Whether {@code t} or one of its causes is of the class named {@code className} (or a subclass). */
+    public static boolean causedBy(Throwable t, String className) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            for (Class<?> k = c.getClass(); k != null; k = k.getSuperclass()) {
+                if (k.getName().equals(className)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
      * Warnings and worse only, for a server library's loggers: their start-up banners and per-connection chatter are
      * noise in a benchmark log. Each server names its own when it starts.
      */

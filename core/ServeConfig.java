@@ -4,7 +4,8 @@ import java.time.Duration;
 
 /** Everything a running combination needs, validated ({@link Combination#check}). */
 public record ServeConfig(Server server, Engine engine, Mode mode, String host, int port,
-                          Duration delay, DataSource.Timers timers, int threads, Duration grace, int failAfter) {
+                          Duration delay, DataSource.Timers timers, int threads, Duration grace, int failAfter,
+                          ConnectionLimits limits) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     /** serve's --delay as written on the command line (an annotation's default must be a constant string). */
@@ -15,6 +16,12 @@ public record ServeConfig(Server server, Engine engine, Mode mode, String host, 
     /** serve's --grace as written on the command line. */
     public static final String DEFAULT_GRACE_TEXT = "3s";
     public static final Duration DEFAULT_GRACE = Durations.parse(DEFAULT_GRACE_TEXT);
+
+    /** With the default backlog and timeouts. */
+    public ServeConfig(Server server, Engine engine, Mode mode, String host, int port, Duration delay,
+                       DataSource.Timers timers, int threads, Duration grace, int failAfter) {
+        this(server, engine, mode, host, port, delay, timers, threads, grace, failAfter, ConnectionLimits.DEFAULT);
+    }
 
     public ServeConfig {
         Combination.check(server, engine, mode);
@@ -56,7 +63,7 @@ public record ServeConfig(Server server, Engine engine, Mode mode, String host, 
 
     /** Where and how the server listens. */
     public Server.Listen listen() {
-        return new Server.Listen(host, port, threads, mode);
+        return new Server.Listen(host, port, threads, mode, limits);
     }
 
     /** What the server says about itself at {@link ServerInfo#PATH}. */
@@ -68,7 +75,11 @@ public record ServeConfig(Server server, Engine engine, Mode mode, String host, 
         return new Combination(server, engine, mode);
     }
 
+    public ServeConfig withLimits(ConnectionLimits limits) {
+        return new ServeConfig(server, engine, mode, host, port, delay, timers, threads, grace, failAfter, limits);
+    }
+
     public ServeConfig withFailAfter(int items) {
-        return new ServeConfig(server, engine, mode, host, port, delay, timers, threads, grace, items);
+        return new ServeConfig(server, engine, mode, host, port, delay, timers, threads, grace, items, limits);
     }
 }

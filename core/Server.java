@@ -37,6 +37,15 @@ public interface Server {
      * Whether an HTTP/1.0 request gets its page (without chunked coding, which HTTP/1.0 clients such as ApacheBench
      * cannot read); a server that cannot serve HTTP/1.0 refuses it with 505 and closes the connection.
      */
+    /**
+     * True for a server whose library reads its connection limits ({@link ConnectionLimits}'s idle timeout) once
+     * per JVM, when its first server starts: {@code serve} runs one server per JVM, so they apply there, but a
+     * second server in the same JVM keeps the first one's.
+     */
+    default boolean limitsPerJvm() {
+        return false;
+    }
+
     default boolean servesHttp10() {
         return true;
     }
@@ -56,8 +65,14 @@ public interface Server {
      */
     Running start(Listen listen, Site site);
 
-    /** Where to listen, the platform threads of a blocking pool, and the mode (which some servers' threads follow). */
-    record Listen(String host, int port, int threads, Mode mode) {
+    /**
+     * Where to listen, the platform threads of a blocking pool, the mode (which some servers' threads follow), and
+     * the backlog and timeouts every server applies to its connections.
+     */
+    record Listen(String host, int port, int threads, Mode mode, ConnectionLimits limits) {
+        public Listen(String host, int port, int threads, Mode mode) {
+            this(host, port, threads, mode, ConnectionLimits.DEFAULT);
+        }
     }
 
     /** A started server. */

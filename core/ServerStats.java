@@ -49,6 +49,11 @@ public final class ServerStats implements ServerStatsMXBean {
     }
 
     @Override
+    public int getDataSourceSubscriptions() {
+        return DataSource.activeSubscriptions();
+    }
+
+    @Override
     public long getVirtualThreads() {
         return virtualThreads();
     }

@@ -20,4 +20,7 @@ public interface ServerStatsMXBean {
      * server's delay, over {@code samples} runs one after the other: the floor of the page's time to last byte.
      */
     double sourceMedianMillis(String page, int samples);
+
+    /** The data source's subscriptions not yet completed, failed or disposed. */
+    int getDataSourceSubscriptions();
 }

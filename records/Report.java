@@ -206,6 +206,11 @@ public final class Report {
         }
 
         List<Row> invalid = rows.stream().filter(r -> !r.valid()).sorted(order()).toList();
+        try {
+            h.append(StressReport.section(folder));   // a stress run into the same folder
+        } catch (IOException e) {
+            h.append("<p>stress.csv could not be read: ").append(esc(e.getMessage())).append("</p>\n");
+        }
         h.append("<h2 id=\"invalid\">Not measured / invalid</h2>\n");
         if (invalid.isEmpty()) {
             h.append("<p>None: every point was measured and is valid.</p>\n");

@@ -14,6 +14,8 @@ import io.javalin.compression.CompressionStrategy;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 import java.io.IOException;
@@ -60,8 +62,23 @@ public final class JavalinServer implements Server {
         Javalin app = Javalin.create(cfg -> {
             cfg.startup.showJavalinBanner = false;
             cfg.startup.showOldJavalinVersionWarning = false;
-            cfg.jetty.host = listen.host();
-            cfg.jetty.port = listen.port();
+            // Javalin's own connector would keep the JDK's accept queue of 50: a burst of new connections
+            // overflows it and the kernel drops SYNs (clients then wait 1-31 s in retries). This connector is the
+            // same (host, port, Javalin's HttpConfiguration) with PssrBench's backlog and idle timeout. Jetty has
+            // no separate timeout for a request's headers: a half-sent request is closed by the idle timeout.
+            cfg.jetty.addConnector((server, http) -> {
+                // At least 2 acceptors and 2 selectors (Jetty's defaults are 1 and 1 on 2 cores): with 1 selector,
+                // 10,000 connections opened at once overflowed even the 4096 backlog (2,503-7,806 kernel drops,
+                // connect p99 1.1-2.3 s); with 2 and 2, none in one run, 3,102 in the next (README).
+                int cores = Runtime.getRuntime().availableProcessors();
+                ServerConnector connector = new ServerConnector(server, Math.max(2, Math.min(4, cores / 8)),
+                        Math.max(2, cores / 2), new HttpConnectionFactory(http));
+                connector.setHost(listen.host());
+                connector.setPort(listen.port());
+                connector.setAcceptQueueSize(listen.limits().backlog());
+                connector.setIdleTimeout(listen.limits().idleTimeout().toMillis());
+                return connector;
+            });
             // Departs from Javalin's default (GZIP): compression would buffer the page. PssrBench writes to the
             // raw servlet stream anyway, which Javalin's compressor does not wrap.
             cfg.http.compressionStrategy = CompressionStrategy.NONE;

@@ -43,7 +43,7 @@ import java.util.concurrent.ExecutorService;
  *     ({@code sun.net.httpserver.maxReqTime}/{@code maxRspTime}); at most 200 request headers
  *     ({@code sun.net.httpserver.maxReqHeaders}) of 380 KiB in all ({@code maxReqHeaderSize}), beyond which the
  *     request is refused.</li>
- * <li>The listen backlog is the JDK's 50 when not given: {@link #BACKLOG}.</li>
+ * <li>The listen backlog is the JDK's 50 when not given: {@code --backlog} gives it.</li>
  * <li>HTTP/1.0 is served: the status line says HTTP/1.1, a streamed body is close-delimited (no chunked coding) and
  *     still written chunk by chunk, and the connection closes after it.</li>
  * <li>{@code Connection: close} from the client closes the connection after the response, but the response does
@@ -77,9 +77,6 @@ public final class JdkServer implements Server {
      */
     static final String MAX_IDLE = "sun.net.httpserver.maxIdleConnections";
     private static final String MAX_IDLE_VALUE = "10000";
-
-    /** The listen queue: the JDK's default (50) drops SYNs under connection bursts; Helidon's default is 1024. */
-    private static final int BACKLOG = 1024;
 
     static {
         configure();
@@ -123,13 +120,34 @@ public final class JdkServer implements Server {
         return List.of("-D" + NODELAY + "=true", "-D" + MAX_IDLE + "=" + MAX_IDLE_VALUE);
     }
 
+    /**
+     * The idle timeout as the JDK's two properties, in whole seconds: {@code idleInterval} closes an idle keep-alive
+     * connection (checked every {@code clockTick}), {@code maxReqTime} a connection whose
+     * request has not been read within it (by default never: a half-sent request would hold its connection for
+     * ever). Read when the JDK's ServerConfig initialises, on the first server of the JVM ({@link #limitsPerJvm}).
+     */
+    private static void limits(core.ConnectionLimits limits) {
+        long seconds = Math.max(1, (limits.idleTimeout().toMillis() + 999) / 1000);
+        System.setProperty("sun.net.httpserver.idleInterval", String.valueOf(seconds));
+        System.setProperty("sun.net.httpserver.maxReqTime", String.valueOf(seconds));
+        // How often the idle connections are checked: by default every 10 s, which would let a connection outlive
+        // a short timeout by that much; a tenth of it (at least 100 ms) keeps the timeout within 10%.
+        System.setProperty("sun.net.httpserver.clockTick", String.valueOf(Math.max(100, seconds * 100)));
+    }
+
+    @Override
+    public boolean limitsPerJvm() {
+        return true;
+    }
+
     @Override
     public Running start(Listen listen, Site site) {
         configure();   // in case the registry was not built first; a no-op once the server classes initialised
         Logs.quiet("com.sun.net.httpserver");
         HttpServer server;
         try {
-            server = HttpServer.create(new InetSocketAddress(listen.host(), listen.port()), BACKLOG);
+            limits(listen.limits());
+            server = HttpServer.create(new InetSocketAddress(listen.host(), listen.port()), listen.limits().backlog());
         } catch (BindException e) {
             throw new PortInUseException(listen.host(), listen.port(), e);
         } catch (IOException e) {

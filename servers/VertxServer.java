@@ -141,7 +141,12 @@ public final class VertxServer implements Server {
         HttpServerOptions options = new HttpServerOptions()
                 .setTcpNoDelay(true)                 // Vert.x's default too
                 .setCompressionSupported(false)      // the default: compression would hold chunks back
-                .setHttp2ClearTextEnabled(false);    // HTTP/1.1 only, as the other servers (default: h2c accepted)
+                .setHttp2ClearTextEnabled(false)     // HTTP/1.1 only, as the other servers (default: h2c accepted)
+                .setAcceptBacklog(listen.limits().backlog())   // default: the OS's (-1)
+                // Default: never. Closes a connection on which nothing was read or written for that long: an idle
+                // keep-alive connection, and a half-sent request (a page being streamed writes, so it stays).
+                .setIdleTimeout((int) listen.limits().idleTimeout().toMillis())
+                .setIdleTimeoutUnit(java.util.concurrent.TimeUnit.MILLISECONDS);
         try {
             if (threading == ThreadingModel.WORKER) {
                 prestartWorkers(vertx, listen.threads());
@@ -371,6 +376,9 @@ public final class VertxServer implements Server {
                 for (Object next = pipe.take(); next != Pipe.END; next = pipe.take()) {
                     if (next instanceof Throwable) {
                         abort();
+                        return;
+                    }
+                    if (res.closed()) {   // the client went away: the close handler cancelled the render
                         return;
                     }
                     Future<Void> written = res.write(Buffer.buffer((byte[]) next));

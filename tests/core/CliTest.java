@@ -241,7 +241,7 @@ public class CliTest {
 
     @Test
     void anUnknownCommandNamesTheCommandsAndHelpIsOne() {
-        String commands = "commands: serve (the default), list, verify, bench, browser, wrk-row, last-row, provenance,"
+        String commands = "commands: serve (the default), list, verify, bench, browser, stress, wrk-row, last-row, provenance,"
                 + " report, help.";
         refused("unknown command 'frob'; " + commands, "frob");
         refused("unknown command 'frob'; " + commands, "help", "frob");
@@ -268,8 +268,8 @@ public class CliTest {
                 }
             }
         }
-        assertEquals(7, durations, "serve --delay --grace, verify --delay, bench --warmup --duration --delay,"
-                + " browser --delay");
+        assertEquals(10, durations, "serve --delay --grace --idle-timeout, verify --delay, bench --warmup --duration"
+                + " --delay, browser --delay, stress --streams-delay --idle-timeout");
         assertEquals(Duration.ofMinutes(2), Durations.parse("2m"));
     }
 }

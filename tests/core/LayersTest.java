@@ -33,12 +33,13 @@ class LayersTest {
     private static final Path ROOT = Path.of(System.getProperty("user.dir"));
 
     /** Package → layer. A package missing here fails the test: a new folder must say where it stands. */
-    private static final Map<String, Integer> LAYERS = Map.of(
-            "core", 0,
-            "engines", 1, "servers", 1, "modes", 1,
-            "verify", 2, "records", 2, "bench", 2, "browser", 2,
-            "cli", 3,
-            "", 4);   // PssrBench, the jbang entrypoint
+    private static final Map<String, Integer> LAYERS = Map.ofEntries(
+            Map.entry("core", 0),
+            Map.entry("engines", 1), Map.entry("servers", 1), Map.entry("modes", 1),
+            Map.entry("verify", 2), Map.entry("records", 2), Map.entry("bench", 2), Map.entry("browser", 2),
+            Map.entry("stress", 2),
+            Map.entry("cli", 3),
+            Map.entry("", 4));   // PssrBench, the jbang entrypoint
 
     /** Source file → the source files it uses (classes generated at build time, which have no file, left out). */
     private static Map<String, Set<String>> fileGraph() {

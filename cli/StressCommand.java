@@ -1,0 +1,129 @@
+package cli;
+
+import core.Combination;
+import core.ConnectionLimits;
+import core.Durations;
+import core.Logs;
+import core.UsageException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import records.Provenance;
+import stress.Outcome;
+import stress.Stress;
+import stress.StressSettings;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/** {@code stress}: the reliability scenarios, each combination and scenario in a server JVM of its own. */
+@Command(name = "stress", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        description = "Reliability scenarios (streams, aborts, slow-readers, malformed, idle, shutdown) on the selected"
+                + " combinations (by default the first engine and mode on every server), each in its own server"
+                + " JVM on loopback; every scenario prints its pass rule beside its figures; results in --out.")
+final class StressCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.Mixin
+    Selection selection;
+
+    @Option(names = "--scenario", split = ",", paramLabel = "ID",
+            description = "Scenarios, comma-separated: streams, aborts, slow-readers, malformed, idle, shutdown"
+                    + " (default: all).")
+    List<String> scenarios = Stress.SCENARIOS;
+
+    @Option(names = "--connections", paramLabel = "N", defaultValue = "10000",
+            description = "streams: concurrent connections, one page each (default: ${DEFAULT-VALUE}).")
+    int connections;
+
+    @Option(names = "--streams-delay", paramLabel = "DURATION", defaultValue = "250ms",
+            description = "streams: per-item delay, so that every page is still open when the last connects"
+                    + " (default: ${DEFAULT-VALUE}: 5 s per page). Units: " + Durations.UNITS + ".")
+    Duration streamsDelay;
+
+    @Option(names = "--aborts", paramLabel = "N", defaultValue = "1000",
+            description = "aborts: requests closed after the first chunk (default: ${DEFAULT-VALUE}).")
+    int aborts;
+
+    @Option(names = "--slow-readers", paramLabel = "N", defaultValue = "100",
+            description = "slow-readers: clients reading 1 KB/s (default: ${DEFAULT-VALUE}).")
+    int slowReaders;
+
+    @Option(names = "--idle", paramLabel = "N", defaultValue = "5000",
+            description = "idle: idle connections (default: ${DEFAULT-VALUE}).")
+    int idle;
+
+    @Option(names = "--half-sent", paramLabel = "N", defaultValue = "200",
+            description = "idle: half-sent requests (default: ${DEFAULT-VALUE}).")
+    int halfSent;
+
+    @Option(names = "--idle-timeout", paramLabel = "DURATION", defaultValue = ConnectionLimits.DEFAULT_IDLE_TIMEOUT_TEXT,
+            description = "idle: the idle timeout its servers get (default: ${DEFAULT-VALUE}, serve's default)."
+                    + " Units: " + Durations.UNITS + ".")
+    Duration idleTimeout;
+
+    @Option(names = "--out", paramLabel = "DIR",
+            description = "Results folder (default: results/stress-<UTC timestamp>).")
+    Path out;
+
+    @Override
+    public Integer call() throws Exception {
+        for (String s : scenarios) {
+            if (!Stress.SCENARIOS.contains(s)) {
+                throw new UsageException("unknown scenario '" + s + "'; scenarios: " + String.join(", ",
+                        Stress.SCENARIOS) + ".");
+            }
+        }
+        if (connections < 1 || aborts < 1 || idle < 0 || halfSent < 0 || slowReaders < 0) {
+            throw new UsageException("--connections and --aborts take at least 1, --idle and --half-sent at least 0.");
+        }
+        if (selection.target != null) {
+            throw new UsageException("stress starts (and, in shutdown, stops) its own servers: --target is not"
+                    + " supported.");
+        }
+        List<Combination> chosen = selection.combinations(List.of()).stream()
+                .filter(distinctServersUnlessAsked()).toList();
+        Path folder = out != null ? out : Path.of("results", "stress-" + DateTimeFormatter
+                .ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC).format(Instant.now()));
+        Logs.configure();
+        Map<String, Object> flags = Provenance.flags(spec.commandLine().getParseResult());
+        flags.put("selected", chosen.stream().map(Combination::toString).toList());
+        Map<String, Object> more = new LinkedHashMap<>();
+        more.put("scenarios", scenarios);
+        more.put("connections", connections);
+        more.put("streams_delay", Durations.format(streamsDelay));
+        more.put("idle_timeout", Durations.format(idleTimeout));
+        Provenance.add(folder, Provenance.record("stress", "pssrbench stress (built in)", flags, more));
+        StressSettings settings = new StressSettings(connections, streamsDelay, aborts, idle, halfSent, idleTimeout,
+                slowReaders, folder, System.out);
+        List<Outcome> outcomes = Stress.run(chosen, scenarios, settings);
+        Provenance.finish(folder);
+        Stress.printTable(outcomes, System.out);
+        System.out.println("stress: results in " + folder.resolve(Stress.FILE).toAbsolutePath());
+        // A folder bench measured into as well gets its report with a stress section; else one of its own.
+        Path report = java.nio.file.Files.isRegularFile(folder.resolve("summary.csv"))
+                ? records.Report.write(folder, Registry.baselineId()) : records.StressReport.write(folder);
+        System.out.println("stress: report in " + report.toAbsolutePath());
+        return outcomes.stream().allMatch(Outcome::pass) ? 0 : 1;
+    }
+
+    /**
+     * Without --engine, --mode or --all, one combination per server (its first engine and mode): the scenarios are
+     * about the server, and all combinations would take hours.
+     */
+    private java.util.function.Predicate<Combination> distinctServersUnlessAsked() {
+        if (selection.all || !selection.engines.isEmpty() || !selection.modes.isEmpty()) {
+            return c -> true;
+        }
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        return c -> seen.add(c.server().id());
+    }
+}

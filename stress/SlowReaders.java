@@ -1,0 +1,100 @@
+package stress;
+
+import bench.LoadGenerator;
+import core.Combination;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The {@code slow-readers} scenario: normal traffic (the load generator, closed loop, 16 connections, 5 s) alone,
+ * then again while 100 clients each ask for 20 pipelined pages with a 4 KB receive buffer and read 1 KB a second.
+ * The normal traffic's p99 must stay within 2x (+ 5 ms, for timer noise on a busy machine) of its run alone, and
+ * the server's peak memory within 100 MB of its peak alone.
+ */
+final class SlowReaders {
+
+    private static final int CONNECTIONS = 16;
+    private static final Duration WINDOW = Duration.ofSeconds(5);
+
+    private SlowReaders() {
+    }
+
+    static Outcome run(Combination c, StressSettings s) throws IOException, InterruptedException {
+        try (StressServer server = StressServer.start(c, s.folder(), "slow-readers", "--delay=1ms")) {
+            int port = server.port();
+            Raw.Response page = Raw.exchange(port, Raw.get("/stocks", port), 10_000);
+            LoadGenerator.Plan plan = new LoadGenerator.Plan(URI.create("http://127.0.0.1:" + port + "/stocks"),
+                    CONNECTIONS, 1, 0, Duration.ofSeconds(1), WINDOW, page.bodyBytes(), page.bodyCrc(), 0,
+                    Duration.ofSeconds(10));
+            server.resetPeaks();
+            LoadGenerator.Result alone = LoadGenerator.run(plan);
+            double rssAlone = server.peakRssMb();
+            server.resetPeaks();
+            AtomicBoolean stop = new AtomicBoolean();
+            AtomicLong slowBytes = new AtomicLong();
+            List<Thread> readers = new ArrayList<>();
+            for (int i = 0; i < s.slowReaders(); i++) {
+                readers.add(Thread.ofVirtual().start(() -> readSlowly(port, stop, slowBytes)));
+            }
+            LoadGenerator.Result slow = LoadGenerator.run(plan);
+            double rssSlow = server.peakRssMb();
+            stop.set(true);
+            for (Thread t : readers) {
+                t.join(Duration.ofSeconds(5));
+            }
+            double p99Alone = alone.ttlb().getValueAtPercentile(99) / 1000.0;
+            double p99Slow = slow.ttlb().getValueAtPercentile(99) / 1000.0;
+            boolean alive = Raw.pageWorks(port, "/stocks");
+            Map<String, Object> f = new LinkedHashMap<>();
+            f.put("slow_readers", s.slowReaders());
+            f.put("slow_read_kb", slowBytes.get() / 1024);
+            f.put("requests_alone", alone.requests());
+            f.put("requests_with_slow", slow.requests());
+            f.put("errors", alone.errors() + slow.errors());
+            f.put("ttlb_p99_alone_ms", Scenarios.round(p99Alone));
+            f.put("ttlb_p99_with_slow_ms", Scenarios.round(p99Slow));
+            f.put("server_rss_peak_alone_mb", Scenarios.round(rssAlone));
+            f.put("server_rss_peak_with_slow_mb", Scenarios.round(rssSlow));
+            f.put("warning_lines", server.warnings());
+            boolean pass = alone.errors() + slow.errors() == 0 && p99Slow <= 2 * p99Alone + 5
+                    && rssSlow <= rssAlone + 100 && alive;
+            return new Outcome("slow-readers", c, f, "the others' p99 within 2x (+5 ms) of a run without slow"
+                    + " readers, no error, server peak RSS within 100 MB of it, a normal page afterwards", pass, "");
+        }
+    }
+
+    /** 20 pipelined GETs with a 4 KB receive buffer, then 1 KB a second until told to stop. */
+    private static void readSlowly(int port, AtomicBoolean stop, AtomicLong bytes) {
+        try (Socket socket = new Socket()) {
+            socket.setReceiveBufferSize(4096);
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 10_000);
+            socket.setSoTimeout(2000);
+            Raw.send(socket, Raw.get("/stocks", port).repeat(20));
+            InputStream in = socket.getInputStream();
+            byte[] kb = new byte[1024];
+            while (!stop.get()) {
+                int n = in.read(kb);
+                if (n < 0) {
+                    return;
+                }
+                bytes.addAndGet(n);
+                Thread.sleep(1000);
+            }
+        } catch (IOException e) {
+            // the server closed it, or a read timed out: the reader is done
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

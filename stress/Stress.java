@@ -1,0 +1,121 @@
+package stress;
+
+import core.Combination;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.BiFunction;
+
+/**
+ * {@code stress}: each scenario on each combination, every one in a server JVM of its own started for it; the client
+ * runs in this JVM. Results: {@code stress.csv} (one row per scenario and combination: its figures with unit
+ * suffixes, the pass rule and whether it held), a table on the terminal, and the server logs in {@code logs/}.
+ */
+public final class Stress {
+
+    /** The scenarios, in the order they run. */
+    public static final List<String> SCENARIOS = List.of("streams", "aborts", "slow-readers", "malformed", "idle",
+            "shutdown");
+
+    public static final String FILE = records.StressReport.FILE;
+
+    private interface Scenario {
+        Outcome run(Combination c, StressSettings s) throws IOException, InterruptedException;
+    }
+
+    private Stress() {
+    }
+
+    private static Scenario scenario(String id) {
+        return switch (id) {
+            case "streams" -> Scenarios::streams;
+            case "aborts" -> Scenarios::aborts;
+            case "slow-readers" -> SlowReaders::run;
+            case "malformed" -> Malformed::run;
+            case "idle" -> Idle::run;
+            case "shutdown" -> Shutdown::run;
+            default -> throw new IllegalArgumentException(id);
+        };
+    }
+
+    /** Runs every scenario on every combination; returns the outcomes (a scenario that could not run fails). */
+    public static List<Outcome> run(List<Combination> combinations, List<String> scenarios, StressSettings s)
+            throws IOException, InterruptedException {
+        List<Outcome> all = new ArrayList<>();
+        PrintStream out = s.out();
+        for (Combination c : combinations) {
+            for (String id : scenarios) {
+                out.printf(Locale.ROOT, "stress: %s on %s ...%n", id, c);
+                out.flush();
+                Outcome o;
+                try {
+                    o = scenario(id).run(c, s);
+                } catch (IOException | RuntimeException e) {
+                    o = new Outcome(id, c, new java.util.LinkedHashMap<>(), "(could not run)", false,
+                            e.getClass().getSimpleName() + ": " + e.getMessage());
+                }
+                all.add(o);
+                out.println("  " + line(o));
+                write(s.folder(), all);
+            }
+        }
+        return all;
+    }
+
+    /** stress.csv: scenario, server, engine, mode, pass, the union of the figure columns, rule, note. */
+    static void write(Path folder, List<Outcome> outcomes) throws IOException {
+        Set<String> columns = new LinkedHashSet<>();
+        outcomes.forEach(o -> columns.addAll(o.figures().keySet()));
+        StringBuilder csv = new StringBuilder("scenario,server,engine,mode,pass");
+        columns.forEach(k -> csv.append(',').append(k));
+        csv.append(",rule,note\n");
+        for (Outcome o : outcomes) {
+            csv.append(o.scenario()).append(',').append(o.combination().server().id()).append(',')
+                    .append(o.combination().engine().id()).append(',').append(o.combination().mode().id())
+                    .append(',').append(o.pass());
+            for (String k : columns) {
+                Object v = o.figures().get(k);
+                csv.append(',').append(v == null ? "" : quote(String.valueOf(v)));
+            }
+            csv.append(',').append(quote(o.rule())).append(',').append(quote(o.note())).append('\n');
+        }
+        Files.createDirectories(folder);
+        Files.writeString(folder.resolve(FILE), csv, StandardCharsets.UTF_8);
+    }
+
+    private static String quote(String s) {
+        return s.contains(",") || s.contains("\"") || s.contains("\n") ? '"' + s.replace("\"", "\"\"") + '"' : s;
+    }
+
+    /** One outcome on one line: PASS/FAIL, scenario, combination, figures, rule, note. */
+    static String line(Outcome o) {
+        StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%-4s %-9s %-28s", o.pass() ? "PASS" : "FAIL",
+                o.scenario(), o.combination()));
+        o.figures().forEach((k, v) -> b.append(' ').append(k).append('=').append(v));
+        b.append("\n       rule: ").append(o.rule());
+        if (!o.note().isEmpty()) {
+            b.append("\n       note: ").append(o.note());
+        }
+        return b.toString();
+    }
+
+    /** The table at the end: one line per scenario and combination. */
+    public static void printTable(List<Outcome> outcomes, PrintStream out) {
+        out.println();
+        out.println("stress results:");
+        BiFunction<String, Integer, String> pad = (s, w) -> String.format(Locale.ROOT, "%-" + w + "s", s);
+        for (Outcome o : outcomes) {
+            out.println(pad.apply(o.pass() ? "PASS" : "FAIL", 5) + line(o).substring(5));
+        }
+        long failed = outcomes.stream().filter(o -> !o.pass()).count();
+        out.printf(Locale.ROOT, "%d of %d passed%n", outcomes.size() - failed, outcomes.size());
+    }
+}

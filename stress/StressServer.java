@@ -1,0 +1,160 @@
+package stress;
+
+import bench.ServerJmx;
+import bench.ServerProcess;
+import core.Combination;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A combination's server JVM for one scenario, with its log (stderr) in the results folder and a sampler that keeps
+ * the peaks of its resident memory, threads and virtual threads (every 100 ms, from /proc and JMX).
+ */
+final class StressServer implements AutoCloseable {
+
+    private final ServerProcess process;
+    private final Path log;
+    private final AtomicLong peakRssKb = new AtomicLong(-1);
+    private final AtomicLong peakThreads = new AtomicLong(-1);
+    private final AtomicLong peakVirtual = new AtomicLong(-1);
+    private final Thread sampler;
+    private volatile boolean stopped;
+
+    private StressServer(ServerProcess process, Path log) {
+        this.process = process;
+        this.log = log;
+        this.sampler = Thread.ofPlatform().daemon(true).name("stress-sampler").start(() -> {
+            while (!stopped) {
+                sample();
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+    }
+
+    static StressServer start(Combination c, Path folder, String scenario, String... options)
+            throws IOException, InterruptedException {
+        Path logs = Files.createDirectories(folder.resolve("logs"));
+        Path log = logs.resolve(scenario + "-" + c.toString().replace('/', '-') + ".log");
+        return new StressServer(ServerProcess.start(c, List.of(), log, options), log);
+    }
+
+    private void sample() {
+        long[] m = process.memoryAndThreads();
+        peakRssKb.accumulateAndGet(m[0], Math::max);
+        peakThreads.accumulateAndGet(m[1], Math::max);
+        long v = virtualThreads();
+        peakVirtual.accumulateAndGet(v, Math::max);
+    }
+
+    int port() {
+        return process.base().getPort();
+    }
+
+    /** {RSS kB, threads} now. */
+    long[] memoryAndThreads() {
+        return process.memoryAndThreads();
+    }
+
+    /**
+     * The server's platform threads by name (from /proc), leaving out those the JVM itself starts and stops as it
+     * pleases, which say nothing about requests: JIT compilers, GC workers, and the RMI/JMX threads that serve this
+     * client's own readings.
+     */
+    java.util.List<String> applicationThreads() {
+        java.util.List<String> names = new java.util.ArrayList<>();
+        try (var tasks = Files.list(Path.of("/proc/" + process.pid() + "/task"))) {
+            for (Path task : (Iterable<Path>) tasks::iterator) {
+                try {
+                    String name = Files.readString(task.resolve("comm")).strip();
+                    if (!JVM_OWN.matcher(name).find()) {
+                        names.add(name);
+                    }
+                } catch (IOException e) {
+                    // the thread ended meanwhile
+                }
+            }
+        } catch (IOException e) {
+            return java.util.List.of();
+        }
+        java.util.Collections.sort(names);
+        return names;
+    }
+
+    private static final java.util.regex.Pattern JVM_OWN = java.util.regex.Pattern.compile(
+            "^(C1 Compiler|C2 Compiler|GC Thread|G1 |VM |RMI |JMX |Attach |Notification|Signal Dispatch|"
+                    + "Service Thread|Monitor Deflat|Common-Cleaner|Finalizer|Reference Hand)");
+
+    long virtualThreads() {
+        ServerJmx jmx = process.jmx();
+        try {
+            return jmx == null ? -1 : jmx.virtualThreads();
+        } catch (RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /** {in-flight pages, data-source subscriptions}, or {-1, -1} without JMX. */
+    int[] renders() {
+        ServerJmx jmx = process.jmx();
+        try {
+            return jmx == null ? new int[] {-1, -1} : new int[] {jmx.inFlightPages(), jmx.dataSourceSubscriptions()};
+        } catch (RuntimeException e) {
+            return new int[] {-1, -1};
+        }
+    }
+
+    double peakRssMb() {
+        return peakRssKb.get() < 0 ? -1 : peakRssKb.get() / 1024.0;
+    }
+
+    long peakThreads() {
+        return peakThreads.get();
+    }
+
+    long peakVirtualThreads() {
+        return peakVirtual.get();
+    }
+
+    void resetPeaks() {
+        peakRssKb.set(-1);
+        peakThreads.set(-1);
+        peakVirtual.set(-1);
+    }
+
+    /** Lines of the server's log at WARNING or SEVERE. */
+    long warnings() throws IOException {
+        return Files.readAllLines(log).stream().filter(l -> l.contains(" WARNING ") || l.contains(" SEVERE "))
+                .count();
+    }
+
+    /** Lines of the server's log that are stack frames ("\tat ...") or uncaught-exception reports. */
+    long stackTraceLines() throws IOException {
+        return Files.readAllLines(log).stream().filter(l -> l.startsWith("\tat ") || l.startsWith("Exception in"))
+                .count();
+    }
+
+    /** SIGTERM; returns at once. */
+    void terminate() {
+        process.terminate();
+    }
+
+    int awaitExit(Duration timeout) throws InterruptedException {
+        return process.awaitExit(timeout);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        stopped = true;
+        sampler.interrupt();
+        process.close();
+    }
+}

@@ -1,0 +1,13 @@
+package stress;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * What the scenarios take: the streams scenario's connection count and per-item delay, the aborts' count, the idle
+ * scenario's connections and the idle timeout its server gets, and where results and logs go.
+ */
+public record StressSettings(int streams, Duration streamsDelay, int aborts, int idle, int halfSent,
+                             Duration idleTimeout, int slowReaders, Path folder, PrintStream out) {
+}
