@@ -31,8 +31,10 @@ final class Malformed {
                     new Case("garbage request line", "GARBAGE\r\n\r\n", Set.of(400), 1, false),
                     new Case("unknown method", "BREW /stocks HTTP/1.1\r\nHost: x\r\n\r\n", Set.of(405, 501), 1,
                             false),
+                    // Valid HTTP beyond many servers' limits: refused, or served where the limit is higher (the
+                    // JDK's: 380 KiB of headers).
                     new Case("100 KB header", "GET /stocks HTTP/1.1\r\nHost: x\r\nX-Big: " + "a".repeat(100_000)
-                            + "\r\n\r\n", Set.of(400, 431), 1, false),
+                            + "\r\n\r\n", Set.of(400, 431, 200), 1, false),
                     new Case("10 MB request line", "GET /" + "a".repeat(10_000_000) + " HTTP/1.1\r\nHost: x\r\n\r\n",
                             Set.of(400, 414), 1, false),
                     new Case("missing Host", "GET /stocks HTTP/1.1\r\n\r\n", Set.of(400), 1, false),
@@ -46,7 +48,7 @@ final class Malformed {
                     new Case("encoded path traversal", "GET /%2e%2e/%2e%2e/etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n",
                             Set.of(400, 404), 1, false),
                     new Case("huge query", "GET /stocks?" + "q".repeat(64 * 1024) + " HTTP/1.1\r\nHost: x\r\n\r\n",
-                            Set.of(400, 414, 431), 1, false));
+                            Set.of(400, 414, 431, 200), 1, false));   // valid too: served where it fits
             List<String> wrong = new ArrayList<>();
             for (Case k : cases) {
                 List<Integer> got = send(port, k);
