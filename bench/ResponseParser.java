@@ -29,10 +29,21 @@ public final class ResponseParser {
     private int chunks;
     private long firstBodyByteNanos = -1;
     private long markNanos = -1;
+    private final boolean anyVersion;
 
     /** @param markOffset the body offset whose arrival time {@link #markNanos()} reports (e.g. the first item's end) */
     public ResponseParser(long markOffset) {
+        this(markOffset, false);
+    }
+
+    /**
+     * {@code anyVersion}: accept any {@code HTTP/x.y} status line. The load generator does not (a server that
+     * answers its HTTP/1.1 requests otherwise is broken); a client sending malformed requests does, since a server
+     * that could not read the request's version may answer with another one (Vert.x: {@code HTTP/1.0 400}).
+     */
+    public ResponseParser(long markOffset, boolean anyVersion) {
         this.markOffset = markOffset;
+        this.anyVersion = anyVersion;
     }
 
     /** Starts the next response on the same connection. */
@@ -93,7 +104,8 @@ public final class ResponseParser {
     private void onLine(String text) {
         switch (state) {
             case STATUS_LINE -> {
-                if (!text.startsWith("HTTP/1.1 ") || text.length() < 12) {
+                boolean version = anyVersion ? text.matches("HTTP/\\d\\.\\d .*") : text.startsWith("HTTP/1.1 ");
+                if (!version || text.length() < 12) {
                     throw new IllegalStateException("not an HTTP/1.1 status line: '" + text + "'");
                 }
                 status = Integer.parseInt(text.substring(9, 12));

@@ -46,7 +46,7 @@ final class Raw {
      * gets the bytes read past this one's.
      */
     static Response read(Socket s, ByteBuffer pending) {
-        ResponseParser parser = new ResponseParser(0);
+        ResponseParser parser = new ResponseParser(0, true);   // a malformed request may get another version
         byte[] buffer = new byte[16 * 1024];
         try {
             InputStream in = s.getInputStream();

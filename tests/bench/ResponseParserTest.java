@@ -81,6 +81,14 @@ class ResponseParserTest {
     }
 
     @Test
+    void aClientOfMalformedRequestsReadsAnyVersionsStatus() {
+        ResponseParser p = new ResponseParser(0, true);
+        assertTrue(p.feed(bytes("HTTP/1.0 400 Bad Request\r\ncontent-length: 0\r\n\r\n"), 0));
+        assertEquals(400, p.status());
+        assertThrows(IllegalStateException.class, () -> new ResponseParser(0, true).feed(bytes("HTTP/x 400\r\n"), 0));
+    }
+
+    @Test
     void whatItDoesNotUnderstandIsAnError() {
         assertThrows(IllegalStateException.class, () -> new ResponseParser(1).feed(bytes("HTTP/1.0 200 OK\r\n"), 0));
         assertThrows(IllegalStateException.class,
