@@ -101,17 +101,25 @@ public final class Reference {
                     continue;
                 }
                 if (!parts.equals(whole)) {
-                    int i = 0;
-                    while (i < Math.min(whole.length(), parts.length()) && whole.charAt(i) == parts.charAt(i)) {
-                        i++;
-                    }
-                    problems.add(page.id() + ": engine " + engine.id() + "'s fragments differ from its page at"
-                            + " character " + i + ": '" + parts.substring(Math.max(0, i - 20),
-                            Math.min(parts.length(), i + 40)).replace("\n", "\\n") + "'");
+                    problems.add(page.id() + ": engine " + engine.id() + "'s fragments differ from its page "
+                            + firstDifference(whole.getBytes(StandardCharsets.UTF_8),
+                            parts.getBytes(StandardCharsets.UTF_8)));
                 }
             }
         }
         return problems;
+    }
+
+    /** Where {@code got} first differs from {@code want}, with its length and some context, for a message. */
+    static String firstDifference(byte[] want, byte[] got) {
+        int i = 0;
+        while (i < Math.min(want.length, got.length) && want[i] == got[i]) {
+            i++;
+        }
+        String context = new String(got, Math.max(0, i - 20), Math.min(got.length, i + 40) - Math.max(0, i - 20),
+                StandardCharsets.UTF_8);
+        return "(" + got.length + " bytes instead of " + want.length + ", first difference at byte " + i + ": '"
+                + context.replace("\n", "\\n") + "')";
     }
 
     /** One engine's in-memory rendering of a page, without delay. */

@@ -81,7 +81,7 @@ public final class Verifier {
             byEngine.forEach((engine, bytes) -> {
                 if (!Arrays.equals(bytes, first.getValue())) {
                     engineProblems.add(page.id() + ": engine " + engine.id() + " renders other bytes than "
-                            + first.getKey().id() + " " + firstDifference(first.getValue(), bytes));
+                            + first.getKey().id() + " " + Reference.firstDifference(first.getValue(), bytes));
                 }
             });
             Reference.check(page, new String(first.getValue(), java.nio.charset.StandardCharsets.UTF_8))
@@ -248,11 +248,24 @@ public final class Verifier {
      * calibrates it, whatever the engine's lookahead, because the last item and the end of the data come together.
      */
     private static double medianLagMs(TimedFetch fetch, int[] ends, int items) {
-        long head = fetch.ttfbNanos();
-        double period = (fetch.arrivalOf(ends[items - 1] - 1) - head) / (double) items;
+        long[] arrivals = new long[items];
+        for (int i = 0; i < items; i++) {
+            arrivals[i] = fetch.arrivalOf(ends[i] - 1);
+        }
+        return medianLagNanos(fetch.ttfbNanos(), arrivals) / 1e6;
+    }
+
+    /**
+     * The median lag in nanoseconds, from when the head arrived ({@code head}) and when each item's markup had
+     * fully arrived ({@code arrivals}, in item order, on the same clock), as {@link #medianLagMs} explains: the
+     * tests' renders without a server measure it the same way.
+     */
+    public static double medianLagNanos(long head, long[] arrivals) {
+        int items = arrivals.length;
+        double period = (arrivals[items - 1] - head) / (double) items;
         double[] lags = new double[items];
         for (int i = 0; i < items; i++) {
-            lags[i] = (fetch.arrivalOf(ends[i] - 1) - head - (i + 1) * period) / 1e6;
+            lags[i] = arrivals[i] - head - (i + 1) * period;
         }
         Arrays.sort(lags);
         return lags[items / 2];
@@ -302,7 +315,7 @@ public final class Verifier {
         Optional<String> encoding = fetch.headers().firstValue("content-encoding");
         encoding.ifPresent(e -> problems.add("compressed (Content-Encoding " + e + "): compression defeats streaming"));
         if (!Arrays.equals(fetch.body(), want)) {
-            problems.add("body differs from the engines' rendering " + firstDifference(want, fetch.body()));
+            problems.add("body differs from the engines' rendering " + Reference.firstDifference(want, fetch.body()));
         }
     }
 
@@ -348,16 +361,5 @@ public final class Verifier {
     private static String describe(Throwable e) {
         return e instanceof java.io.IOException ? TimedFetch.why(e)
                 : e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
-    }
-
-    private static String firstDifference(byte[] want, byte[] got) {
-        int i = 0;
-        while (i < Math.min(want.length, got.length) && want[i] == got[i]) {
-            i++;
-        }
-        String context = new String(got, Math.max(0, i - 20), Math.min(got.length, i + 40) - Math.max(0, i - 20),
-                java.nio.charset.StandardCharsets.UTF_8);
-        return "(" + got.length + " bytes instead of " + want.length + ", first difference at byte " + i + ": '"
-                + context.replace("\n", "\\n") + "')";
     }
 }
