@@ -1,33 +1,25 @@
 package bench;
 
-import records.Report;
-
 import core.Combination;
 import core.DataSource;
 import core.Durations;
 import core.Engine;
 import core.Page;
 import core.Server;
+import core.UsageException;
 import records.Provenance;
-import verify.Reference;
+import records.Report;
 import records.Row;
 import records.Summary;
-import core.UsageException;
-import org.HdrHistogram.Histogram;
+import verify.Reference;
 
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -36,14 +28,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.zip.CRC32C;
 
 /**
  * {@code bench}: for each selected combination, one server JVM, verified first, then every page × connection
  * count (× rate) measured with {@link LoadGenerator}, each point written to the results folder as it finishes, so
- * that an interrupted sweep keeps its finished points and {@code --resume} measures only the rest.
+ * that an interrupted sweep keeps its finished points and {@code --resume} measures only the rest. This class is
+ * the sweep (which points, in what order, what is already done, the estimate, the table); a combination's checks
+ * are {@link CombinationCheck}'s, a point's measurement {@link PointMeasurement}'s.
  */
 public final class Bench {
 
@@ -64,30 +55,22 @@ public final class Bench {
      */
     private static final double SETUP_SECONDS = 8;
 
-    /** How many runs of the bare data source give its floor (a median); about 0.5 s for Stocks at 1 ms. */
-    private static final int SOURCE_SAMPLES = 15;
-    /** Period of the /proc readings during the measured window (cheap: a file read). */
-    private static final long PROC_SAMPLE_MILLIS = 200;
-    /**
-     * Period of the JMX readings: each is one RMI call that the server pays for in CPU (about a millisecond or
-     * two on a small machine), so they are rarer than the /proc ones.
-     */
-    private static final long JMX_SAMPLE_MILLIS = 1000;
-
-    /** One point of the sweep; {@code rate} 0 is the closed loop. */
     private final Sweep sweep;
     private final PrintWriter console;
     private final List<Row> rows = new ArrayList<>();
     private final PointRows.Ceilings ceilings;
+    private final PointMeasurement measurement;
+    private final CombinationCheck check;
     private volatile boolean stopped;
-    /** The verification JVM running now, if any, so that a stop does not wait for it. */
-    private volatile Process verifying;
 
     public Bench(Sweep sweep, PrintWriter console) {
         this.sweep = sweep;
         this.ceilings = new PointRows.Ceilings(engines().stream().filter(Engine::baseline).map(Engine::id)
                 .collect(java.util.stream.Collectors.toSet()));
         this.console = console;
+        this.measurement = new PointMeasurement(sweep.warmup(), sweep.duration(), sweep.loadThreads(), sweep.jfr(),
+                sweep.out());
+        this.check = new CombinationCheck(sweep.out().resolve("logs"), () -> stopped);
     }
 
     /**
@@ -121,10 +104,7 @@ public final class Bench {
     /** Ends the sweep soon, from any thread (Ctrl-C): the point under way is dropped, finished ones are kept. */
     public void stop() {
         stopped = true;
-        Process p = verifying;
-        if (p != null) {   // a verification takes many seconds: not worth finishing when the sweep ends
-            p.destroy();
-        }
+        check.cancel();
     }
 
     /**
@@ -188,20 +168,20 @@ public final class Bench {
             }
             Combination c = group.getKey();
             if (sweep.target() != null) {   // someone else's server: checked for bytes, not verified or sampled
-                measureAll(group.getValue(), sweep.target(), null, checkBytes(sweep.target(), expected), expected,
-                        progress, total, started);
+                String problem = CombinationCheck.checkBytes(sweep.target(), expected);
+                measureAll(group.getValue(), sweep.target(), null, problem, expected, progress, total, started);
                 continue;
             }
-            String unverified = verify(c);
+            String unverified = check.verify(c);
             if (stopped) {
                 break;
             }
             Path log = sweep.out().resolve("logs/" + Point.label(c) + ".server.log");
             try (ServerProcess server = ServerProcess.start(c, sweep.delay(), sweep.timers(), sweep.serverCpuPrefix(),
                     log)) {
-                measureAll(group.getValue(), server.base(), server,
-                        unverified != null ? unverified : checkBytes(server.base(), expected), expected, progress,
-                        total, started);
+                String problem = unverified != null ? unverified
+                        : CombinationCheck.checkBytes(server.base(), expected);
+                measureAll(group.getValue(), server.base(), server, problem, expected, progress, total, started);
             } catch (IOException e) {
                 for (Point p : group.getValue()) {
                     progress[0]++;
@@ -236,9 +216,9 @@ public final class Bench {
             if (problem != null) {
                 row = PointRows.failed(p, problem);
             } else {
-                double floor = floors.computeIfAbsent(p.page(), page -> sourceFloor(server, page));
+                double floor = floors.computeIfAbsent(p.page(), page -> PointMeasurement.sourceFloor(server, page));
                 byte[] body = expected.get(p.page()).values().iterator().next();
-                row = measure(base, server, p, body, floor);
+                row = measurement.measure(base, server, p, body, floor, () -> stopped);
             }
             if (stopped) {
                 break;   // cut short: not a result
@@ -247,176 +227,11 @@ public final class Bench {
         }
     }
 
-    /**
-     * {@code verify} of one combination (progressive, correct, the same bytes under concurrency), in a JVM of its
-     * own like the measured server: this JVM, the load generator's, never runs a server. Returns why it failed, or
-     * null; its output is kept in logs/.
-     */
-    private String verify(Combination c) throws IOException, InterruptedException {
-        Path log = sweep.out().resolve("logs/" + Point.label(c) + ".verify.log");
-        Process p = new ProcessBuilder(ServerProcess.command(List.of(), "verify", "--server=" + c.server().id(),
-                "--engine=" + c.engine().id(), "--mode=" + c.mode().id(), "--delay=20ms", "--concurrency=10"))
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        verifying = p;
-        if (stopped) {
-            p.destroy();
-        }
-        boolean ended;
-        try {
-            ended = p.waitFor(5, TimeUnit.MINUTES);
-        } finally {
-            verifying = null;
-        }
-        if (stopped) {
-            p.waitFor();
-            return "not verified: the sweep was stopped";
-        }
-        if (!ended) {
-            p.destroyForcibly().waitFor();
-            return "failed verification: no answer within 5 minutes; see " + log;
-        }
-        if (p.exitValue() == 0) {
-            return null;
-        }
-        String why = Files.readAllLines(log).stream().filter(l -> l.startsWith("    ")).map(String::strip)
-                .findFirst().orElse("exit code " + p.exitValue());
-        return "failed verification: " + why + " (see " + log.getFileName() + ")";
-    }
-
-    /** The served pages at the measured delay must be byte-identical to the engines' rendering. */
-    private static String checkBytes(URI base, Map<Page, Map<Engine, byte[]>> expected)
-            throws InterruptedException {
-        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        try {
-            for (Page page : Page.values()) {
-                byte[] want = expected.get(page).values().iterator().next();
-                HttpResponse<byte[]> r;
-                try {
-                    r = client.send(HttpRequest.newBuilder(base.resolve(page.id())).build(),
-                            HttpResponse.BodyHandlers.ofByteArray());
-                } catch (IOException e) {   // a server gone since it was asked: its points are invalid, said why
-                    return "failed verification: GET " + page.path() + " at " + base + " failed: "
-                            + verify.TimedFetch.why(e);
-                }
-                if (r.statusCode() != 200 || !Arrays.equals(want, r.body())) {
-                    return "failed verification: " + page.path() + " answered " + r.statusCode() + " with "
-                            + r.body().length + " bytes, not the verified page";
-                }
-            }
-            return null;
-        } finally {
-            client.shutdownNow();
-        }
-    }
-
-    /** The data source alone, in the server JVM, before the page's first point: its median time for a page. */
-    private static double sourceFloor(ServerProcess server, Page page) {
-        if (server == null || server.jmx() == null) {
-            return Double.NaN;
-        }
-        try {
-            return server.jmx().sourceMedianMillis(page.id(), SOURCE_SAMPLES);
-        } catch (RuntimeException e) {   // JMX failures arrive unchecked through the proxy
-            return Double.NaN;
-        }
-    }
-
-    /** One point against {@code server} ({@code sourceMs}: the data source's floor for the page, NaN unknown). */
-    private Row measure(URI base, ServerProcess server, Point p, byte[] body, double sourceMs)
-            throws IOException, InterruptedException {
-        CRC32C crc = new CRC32C();
-        crc.update(body);
-        LoadGenerator.Plan plan = new LoadGenerator.Plan(base.resolve(p.page().id()), p.connections(),
-                Math.min(sweep.loadThreads(), p.connections()), p.rate(), sweep.warmup(), sweep.duration(),
-                body.length, crc.getValue(), p.page().itemEnds(body)[0], Duration.ofSeconds(10));
-        ServerJmx jmx = server == null ? null : server.jmx();
-        boolean jfr = sweep.jfr() && jmx != null;
-        PointRows.Resources res = new PointRows.Resources();
-        AtomicBoolean sampling = new AtomicBoolean(true);
-        // A server started elsewhere (--target) has no PID or JMX here: nothing to sample.
-        Thread sampler = server == null ? null : startSampler(server, jmx, jfr, res, sampling);
-        long dropsBefore = Kernel.listenDrops();
-        LoadGenerator.Result r = LoadGenerator.run(plan, () -> stopped);
-        long drops = dropsBefore < 0 ? -1 : Kernel.listenDrops() - dropsBefore;
-        sampling.set(false);
-        if (sampler != null) {
-            sampler.join();   // the sampler's writes happen-before the reads below
-            res.cpuEnd = server.cpuNanos();
-        }
-        if (res.first != null) {
-            try {
-                res.add(jmx.sample());
-            } catch (RuntimeException e) {
-                res.first = null;
-            }
-        }
-        if (jfr) {
-            jmx.stopRecording(sweep.out().resolve("jfr/" + p.name() + ".jfr"));
-        }
-
-        writeHgrm(p.name() + ".ttfb", r.ttfb());
-        writeHgrm(p.name() + ".first-item", r.firstItem());
-        writeHgrm(p.name() + ".ttlb", r.ttlb());
-        String remark = server == null ? "server at " + base + " (started elsewhere): its resources not measured"
-                : server.jmxProblem();
-        if (drops > 0) {   // the kernel dropped connection attempts: clients waited in SYN retries
-            remark = (remark == null || remark.isEmpty() ? "" : remark + "; ") + "kernel listen drops: " + drops
-                    + " (whole machine)";
-        }
-        return PointRows.measured(p, r, res, sourceMs, remark);
-    }
-
-    /**
-     * Samples the server's resources over the measured window: from the end of the warm-up until {@code sampling}
-     * turns false. /proc every {@link #PROC_SAMPLE_MILLIS}, JMX (if attached) every {@link #JMX_SAMPLE_MILLIS}.
-     */
-    private Thread startSampler(ServerProcess server, ServerJmx jmx, boolean jfr, PointRows.Resources res,
-                                AtomicBoolean sampling) {
-        return Thread.ofPlatform().daemon(true).name("pssr-sampler").start(() -> {
-            try {
-                Thread.sleep(sweep.warmup().toMillis());
-                res.cpuStart = server.cpuNanos();
-                if (jmx != null) {
-                    res.add(jmx.sample());
-                }
-                if (jfr) {
-                    jmx.startRecording();
-                }
-                long nextJmx = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(JMX_SAMPLE_MILLIS);
-                while (sampling.get()) {
-                    long[] m = server.memoryAndThreads();
-                    if (m[0] >= 0) {
-                        res.rssPeakKb = Math.max(res.rssPeakKb, m[0]);
-                        res.rssSumKb += m[0];
-                        res.rssSamples++;
-                    }
-                    res.threadsPeak = Math.max(res.threadsPeak, m[1]);
-                    if (jmx != null && System.nanoTime() >= nextJmx) {
-                        res.add(jmx.sample());
-                        nextJmx += TimeUnit.MILLISECONDS.toNanos(JMX_SAMPLE_MILLIS);
-                    }
-                    Thread.sleep(PROC_SAMPLE_MILLIS);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (RuntimeException e) {   // JMX failures arrive unchecked: the columns stay empty
-                res.first = null;
-            }
-        });
-    }
-
     private void record(Row measured) throws IOException {
         Row row = ceilings.apply(measured);
         rows.add(row);
         Summary.append(sweep.out().resolve("summary.csv"), row);
         Summary.writeJson(sweep.out().resolve("summary.json"), rows);
-    }
-
-    private void writeHgrm(String name, Histogram h) throws IOException {
-        try (PrintStream out = new PrintStream(Files.newOutputStream(sweep.out().resolve("hgrm/" + name + ".hgrm")),
-                false, StandardCharsets.UTF_8)) {
-            h.outputPercentileDistribution(out, 1000.0);   // microseconds recorded, milliseconds written
-        }
     }
 
     private void progress(int done, int total, long started, Point p) {
@@ -436,7 +251,8 @@ public final class Bench {
         for (Row r : rows) {
             console.printf(Locale.ROOT, format, r.server(), r.engine(), r.mode(), r.page(), r.connections(),
                     r.rate() == null ? "-" : r.rate(), Summary.text(r, "req_per_s"), Summary.text(r, "ttfb_p50_ms"),
-                    Summary.text(r, "first_item_p50_ms"), Summary.text(r, "ttlb_p50_ms"), Summary.text(r, "ttlb_p99_ms"), Summary.text(r, "cpu_ms_per_req"),
+                    Summary.text(r, "first_item_p50_ms"), Summary.text(r, "ttlb_p50_ms"),
+                    Summary.text(r, "ttlb_p99_ms"), Summary.text(r, "cpu_ms_per_req"),
                     Summary.text(r, "ceiling_fraction"), r.valid());
             if (!r.valid()) {
                 console.println("    " + r.note());

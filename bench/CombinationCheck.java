@@ -1,0 +1,106 @@
+package bench;
+
+import core.Combination;
+import core.Engine;
+import core.Page;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/**
+ * What a combination must pass before its points are measured: {@code verify} in a JVM of its own, then the
+ * served pages at the measured delay byte for byte. Each check returns why it failed, or null; the failure becomes
+ * the note of every point of the combination, which is written invalid and not measured.
+ */
+final class CombinationCheck {
+
+    private final Path logs;
+    private final BooleanSupplier stopped;
+    /** The verification JVM running now, if any, so that a stop does not wait for it. */
+    private volatile Process verifying;
+
+    /** {@code logs}: where each verification's output is kept; {@code stopped}: the sweep's stop. */
+    CombinationCheck(Path logs, BooleanSupplier stopped) {
+        this.logs = logs;
+        this.stopped = stopped;
+    }
+
+    /** Ends the verification under way, if any: called after the sweep's stop has been set. */
+    void cancel() {
+        Process p = verifying;
+        if (p != null) {   // a verification takes many seconds: not worth finishing when the sweep ends
+            p.destroy();
+        }
+    }
+
+    /**
+     * {@code verify} of one combination (progressive, correct, the same bytes under concurrency), in a JVM of its
+     * own like the measured server: this JVM, the load generator's, never runs a server. Returns why it failed, or
+     * null; its output is kept in logs/.
+     */
+    String verify(Combination c) throws IOException, InterruptedException {
+        Path log = logs.resolve(Point.label(c) + ".verify.log");
+        Process p = new ProcessBuilder(ServerProcess.command(List.of(), "verify", "--server=" + c.server().id(),
+                "--engine=" + c.engine().id(), "--mode=" + c.mode().id(), "--delay=20ms", "--concurrency=10"))
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        verifying = p;
+        if (stopped.getAsBoolean()) {
+            p.destroy();
+        }
+        boolean ended;
+        try {
+            ended = p.waitFor(5, TimeUnit.MINUTES);
+        } finally {
+            verifying = null;
+        }
+        if (stopped.getAsBoolean()) {
+            p.waitFor();
+            return "not verified: the sweep was stopped";
+        }
+        if (!ended) {
+            p.destroyForcibly().waitFor();
+            return "failed verification: no answer within 5 minutes; see " + log;
+        }
+        if (p.exitValue() == 0) {
+            return null;
+        }
+        String why = Files.readAllLines(log).stream().filter(l -> l.startsWith("    ")).map(String::strip)
+                .findFirst().orElse("exit code " + p.exitValue());
+        return "failed verification: " + why + " (see " + log.getFileName() + ")";
+    }
+
+    /** The served pages at the measured delay must be byte-identical to the engines' rendering. */
+    static String checkBytes(URI base, Map<Page, Map<Engine, byte[]>> expected) throws InterruptedException {
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        try {
+            for (Page page : Page.values()) {
+                byte[] want = expected.get(page).values().iterator().next();
+                HttpResponse<byte[]> r;
+                try {
+                    r = client.send(HttpRequest.newBuilder(base.resolve(page.id())).build(),
+                            HttpResponse.BodyHandlers.ofByteArray());
+                } catch (IOException e) {   // a server gone since it was asked: its points are invalid, said why
+                    return "failed verification: GET " + page.path() + " at " + base + " failed: "
+                            + verify.TimedFetch.why(e);
+                }
+                if (r.statusCode() != 200 || !Arrays.equals(want, r.body())) {
+                    return "failed verification: " + page.path() + " answered " + r.statusCode() + " with "
+                            + r.body().length + " bytes, not the verified page";
+                }
+            }
+            return null;
+        } finally {
+            client.shutdownNow();
+        }
+    }
+}

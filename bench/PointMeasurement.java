@@ -1,0 +1,149 @@
+package bench;
+
+import core.Page;
+import records.Row;
+import org.HdrHistogram.Histogram;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+import java.util.zip.CRC32C;
+
+/**
+ * One point of a sweep against a running server: the load generator's run, the server's resources sampled over
+ * the measured window, the kernel's listen drops, the histograms written to {@code hgrm/}, and the row. Apart from
+ * {@link Bench}, which decides which points to measure and in what order, and must not be used from here (the
+ * sweep uses this class, not the other way round).
+ *
+ * @param warmup      each point's warm-up, not measured
+ * @param duration    each point's measured window
+ * @param loadThreads the load generator's threads at most (never more than the point's connections)
+ * @param jfr         whether a JFR recording of the measured window is written to {@code jfr/}
+ * @param out         the results folder
+ */
+record PointMeasurement(Duration warmup, Duration duration, int loadThreads, boolean jfr, Path out) {
+
+    /** How many runs of the bare data source give its floor (a median); about 0.5 s for Stocks at 1 ms. */
+    private static final int SOURCE_SAMPLES = 15;
+    /** Period of the /proc readings during the measured window (cheap: a file read). */
+    private static final long PROC_SAMPLE_MILLIS = 200;
+    /**
+     * Period of the JMX readings: each is one RMI call that the server pays for in CPU (about a millisecond or
+     * two on a small machine), so they are rarer than the /proc ones.
+     */
+    private static final long JMX_SAMPLE_MILLIS = 1000;
+
+    /** The data source alone, in the server JVM, before the page's first point: its median time for a page. */
+    static double sourceFloor(ServerProcess server, Page page) {
+        if (server == null || server.jmx() == null) {
+            return Double.NaN;
+        }
+        try {
+            return server.jmx().sourceMedianMillis(page.id(), SOURCE_SAMPLES);
+        } catch (RuntimeException e) {   // JMX failures arrive unchecked through the proxy
+            return Double.NaN;
+        }
+    }
+
+    /**
+     * One point against {@code server} (null: a server started elsewhere, at {@code base}); {@code body} is the
+     * verified page, {@code sourceMs} the data source's floor for the page (NaN unknown), {@code stopped} cuts the
+     * run short.
+     */
+    Row measure(URI base, ServerProcess server, Point p, byte[] body, double sourceMs, BooleanSupplier stopped)
+            throws IOException, InterruptedException {
+        CRC32C crc = new CRC32C();
+        crc.update(body);
+        LoadGenerator.Plan plan = new LoadGenerator.Plan(base.resolve(p.page().id()), p.connections(),
+                Math.min(loadThreads, p.connections()), p.rate(), warmup, duration,
+                body.length, crc.getValue(), p.page().itemEnds(body)[0], Duration.ofSeconds(10));
+        ServerJmx jmx = server == null ? null : server.jmx();
+        boolean recording = jfr && jmx != null;
+        PointRows.Resources res = new PointRows.Resources();
+        AtomicBoolean sampling = new AtomicBoolean(true);
+        // A server started elsewhere (--target) has no PID or JMX here: nothing to sample.
+        Thread sampler = server == null ? null : startSampler(server, jmx, recording, res, sampling);
+        long dropsBefore = Kernel.listenDrops();
+        LoadGenerator.Result r = LoadGenerator.run(plan, stopped);
+        long drops = dropsBefore < 0 ? -1 : Kernel.listenDrops() - dropsBefore;
+        sampling.set(false);
+        if (sampler != null) {
+            sampler.join();   // the sampler's writes happen-before the reads below
+            res.cpuEnd = server.cpuNanos();
+        }
+        if (res.first != null) {
+            try {
+                res.add(jmx.sample());
+            } catch (RuntimeException e) {
+                res.first = null;
+            }
+        }
+        if (recording) {
+            jmx.stopRecording(out.resolve("jfr/" + p.name() + ".jfr"));
+        }
+
+        writeHgrm(p.name() + ".ttfb", r.ttfb());
+        writeHgrm(p.name() + ".first-item", r.firstItem());
+        writeHgrm(p.name() + ".ttlb", r.ttlb());
+        String remark = server == null ? "server at " + base + " (started elsewhere): its resources not measured"
+                : server.jmxProblem();
+        if (drops > 0) {   // the kernel dropped connection attempts: clients waited in SYN retries
+            remark = (remark == null || remark.isEmpty() ? "" : remark + "; ") + "kernel listen drops: " + drops
+                    + " (whole machine)";
+        }
+        return PointRows.measured(p, r, res, sourceMs, remark);
+    }
+
+    /**
+     * Samples the server's resources over the measured window: from the end of the warm-up until {@code sampling}
+     * turns false. /proc every {@link #PROC_SAMPLE_MILLIS}, JMX (if attached) every {@link #JMX_SAMPLE_MILLIS}.
+     */
+    private Thread startSampler(ServerProcess server, ServerJmx jmx, boolean recording, PointRows.Resources res,
+                                AtomicBoolean sampling) {
+        return Thread.ofPlatform().daemon(true).name("pssr-sampler").start(() -> {
+            try {
+                Thread.sleep(warmup.toMillis());
+                res.cpuStart = server.cpuNanos();
+                if (jmx != null) {
+                    res.add(jmx.sample());
+                }
+                if (recording) {
+                    jmx.startRecording();
+                }
+                long nextJmx = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(JMX_SAMPLE_MILLIS);
+                while (sampling.get()) {
+                    long[] m = server.memoryAndThreads();
+                    if (m[0] >= 0) {
+                        res.rssPeakKb = Math.max(res.rssPeakKb, m[0]);
+                        res.rssSumKb += m[0];
+                        res.rssSamples++;
+                    }
+                    res.threadsPeak = Math.max(res.threadsPeak, m[1]);
+                    if (jmx != null && System.nanoTime() >= nextJmx) {
+                        res.add(jmx.sample());
+                        nextJmx += TimeUnit.MILLISECONDS.toNanos(JMX_SAMPLE_MILLIS);
+                    }
+                    Thread.sleep(PROC_SAMPLE_MILLIS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {   // JMX failures arrive unchecked: the columns stay empty
+                res.first = null;
+            }
+        });
+    }
+
+    private void writeHgrm(String name, Histogram h) throws IOException {
+        try (PrintStream file = new PrintStream(Files.newOutputStream(out.resolve("hgrm/" + name + ".hgrm")),
+                false, StandardCharsets.UTF_8)) {
+            h.outputPercentileDistribution(file, 1000.0);   // microseconds recorded, milliseconds written
+        }
+    }
+}
