@@ -1,0 +1,195 @@
+package records;
+
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.StandardChartTheme;
+import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.axis.NumberTickUnit;
+import org.jfree.chart.axis.ValueAxis;
+import org.jfree.chart.plot.DefaultDrawingSupplier;
+import org.jfree.chart.plot.ValueMarker;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
+import org.jfree.chart.ui.RectangleAnchor;
+import org.jfree.chart.ui.TextAnchor;
+import org.jfree.data.Range;
+import org.jfree.data.general.DatasetUtils;
+import org.jfree.data.xy.XYSeries;
+import org.jfree.data.xy.XYSeriesCollection;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.awt.Shape;
+import java.text.NumberFormat;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.TreeSet;
+
+/**
+ * The charts of the bench part of report.html: for one server and page, each metric against connections (closed
+ * loop) or the target rate (open loop), one series per engine and mode, the baseline grey and dashed. Colours and
+ * marker shapes follow the order of {@code engines} and {@code modes}, so an engine and a mode look the same in
+ * every chart of the report.
+ */
+final class BenchCharts {
+
+    private static final int WIDTH = 640;
+    private static final int HEIGHT = 400;
+    /** Okabe-Ito colours: told apart by colour-blind readers and in print; one per engine, the same in every chart. */
+    private static final Color[] PALETTE = {new Color(0x0072B2), new Color(0xD55E00), new Color(0x009E73),
+            new Color(0xCC79A7), new Color(0xE69F00), new Color(0x56B4E9), Color.BLACK};
+    private static final Color BASELINE = new Color(0x8C8C8C);
+    private static final Color FLOOR = new Color(0xB22222);
+    /** One marker shape per mode, so a mode reads the same across engines (and without colour). */
+    private static final Shape[] SHAPES = DefaultDrawingSupplier.createStandardSeriesShapes();
+
+    /** What one chart plots on its y axis. */
+    private record Metric(String column, String title, String axis, boolean floor) {
+    }
+
+    private static final List<Metric> CLOSED = List.of(
+            new Metric("req_per_s", "Throughput", "throughput (requests/s)", false),
+            new Metric("ttfb_p50_ms", "Time to first byte, median", "TTFB p50 (ms)", false),
+            // What progressive rendering buys over the buffered mode: the first item's markup long before the last.
+            new Metric("first_item_p50_ms", "Time to the first item's markup, median", "first item p50 (ms)", false),
+            new Metric("ttlb_p50_ms", "Time to last byte, median", "TTLB p50 (ms)", true),
+            new Metric("ttlb_p99_ms", "Time to last byte, 99th percentile", "TTLB p99 (ms)", true),
+            new Metric("cpu_ms_per_req", "Server CPU per request", "server CPU (ms/request)", false),
+            new Metric("rss_peak_mb", "Server resident memory, peak", "RSS peak (MB)", false),
+            new Metric("heap_mb", "Server heap", "heap (MB)", false));
+    private static final List<Metric> OPEN = List.of(
+            new Metric("ttlb_p50_ms", "Open loop: time to last byte, median", "TTLB p50 (ms)", true),
+            new Metric("ttlb_p99_ms", "Open loop: time to last byte, 99th percentile", "TTLB p99 (ms)", true));
+
+    private final List<String> engines;
+    private final List<String> modes;
+    /** The engine that writes the page without a template engine: the ceiling the others are compared with. */
+    private final String raw;
+    private final StandardChartTheme theme;
+    /** Charts drawn so far: each chart's id in the document ("c1", "c2", ...). */
+    private int charts;
+
+    /** {@code engines}: the baseline {@code raw} first, then as the sweep met them; {@code modes} likewise. */
+    BenchCharts(List<String> engines, List<String> modes, String raw, StandardChartTheme theme) {
+        this.engines = engines;
+        this.modes = modes;
+        this.raw = raw;
+        this.theme = theme;
+    }
+
+    /**
+     * The charts of one server and page from its valid rows, closed loop and open loop apart, or a sentence when
+     * no row can be drawn.
+     */
+    String figures(String server, String page, List<Row> closed, List<Row> open) {
+        String where = server + " \u00b7 " + page;
+        StringBuilder figures = new StringBuilder();
+        for (Metric m : CLOSED) {
+            figure(figures, chart(m.title() + ", " + where,
+                    "concurrent connections, closed loop (log\u2082 scale)", "connections", true, m, closed));
+        }
+        for (Metric m : OPEN) {
+            figure(figures, chart(m.title() + ", " + where, "target rate (requests/s)", "rate", false, m, open));
+        }
+        return figures.isEmpty() ? "<p>No valid point to chart.</p>\n"
+                : "<div class=\"charts\">\n" + figures + "</div>\n";
+    }
+
+    private static void figure(StringBuilder h, String svg) {
+        if (svg != null) {
+            h.append("<figure>").append(svg).append("</figure>\n");
+        }
+    }
+
+    /**
+     * One metric against connections (or rate), one series per engine and mode; null when no row has both values.
+     * An empty cell is a value the tool did not measure (wrk has no TTFB): it is left out, never drawn as 0.
+     */
+    private String chart(String title, String xLabel, String xColumn, boolean logX, Metric m, List<Row> rows) {
+        boolean tools = rows.stream().map(Row::tool).distinct().count() > 1;
+        boolean rawModes = rows.stream().filter(r -> r.engine().equals(raw)).map(Row::mode).distinct().count() > 1;
+        boolean connections = !logX && rows.stream().map(Row::connections).distinct().count() > 1;
+        XYSeriesCollection dataset = new XYSeriesCollection();
+        List<Row> firstOfSeries = new ArrayList<>();
+        TreeSet<Double> floors = new TreeSet<>();
+        for (Row r : rows) {
+            double x = Summary.number(r, xColumn);
+            double y = Summary.number(r, m.column());
+            if (Double.isNaN(x) || Double.isNaN(y) || (logX && x <= 0)) {
+                continue;
+            }
+            String engine = r.engine();
+            String label = engine.equals(raw) ? (rawModes ? "raw/" + r.mode() : "raw") + " (baseline)"
+                    : engine + "/" + r.mode();
+            // The built-in load generator is the default; another tool's rows (wrk) say so in their label.
+            label += (r.tool().equals(Row.PSSRBENCH) ? "" : " [" + r.tool() + "]")
+                    + (connections ? ", " + r.connections() + " connections" : "");
+            int index = dataset.getSeriesIndex(label);
+            if (index < 0) {
+                dataset.addSeries(new XYSeries(label));
+                firstOfSeries.add(r);
+                index = dataset.getSeriesCount() - 1;
+            }
+            dataset.getSeries(index).add(x, y);
+            if (m.floor() && r.sourceMs() != null) {
+                floors.add(r.sourceMs());
+            }
+        }
+        if (dataset.getSeriesCount() == 0) {
+            return null;
+        }
+
+        ValueAxis xAxis;
+        if (logX) {
+            LogAxis log = new LogAxis(xLabel);
+            log.setBase(2);
+            log.setTickUnit(new NumberTickUnit(1));   // one tick per power of two: 1, 2, 4, ... 128
+            log.setNumberFormatOverride(NumberFormat.getIntegerInstance(Locale.ROOT));
+            log.setMinorTickMarksVisible(false);
+            xAxis = log;
+        } else {
+            NumberAxis rate = new NumberAxis(xLabel);
+            rate.setAutoRangeIncludesZero(true);   // also gives a single rate a range to put ticks on
+            rate.setStandardTickUnits(NumberAxis.createStandardTickUnits(Locale.ROOT));
+            xAxis = rate;
+        }
+        NumberAxis yAxis = new NumberAxis(m.axis());
+        yAxis.setAutoRangeIncludesZero(true);   // differences read as proportions, not magnified by a cut axis
+        yAxis.setStandardTickUnits(NumberAxis.createStandardTickUnits(Locale.ROOT));
+        XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
+        renderer.setDrawOutlines(false);   // filled markers only: an outline in the same colour adds nothing
+        XYPlot plot = new XYPlot(dataset, xAxis, yAxis, renderer);
+        JFreeChart chart = new JFreeChart(title, plot);
+        theme.apply(chart);
+        for (int i = 0; i < firstOfSeries.size(); i++) {
+            Row r = firstOfSeries.get(i);
+            boolean baseline = r.engine().equals(raw);
+            int engine = engines.indexOf(r.engine()) - 1;   // the baseline is index 0 and grey
+            renderer.setSeriesPaint(i, baseline ? BASELINE : PALETTE[engine % PALETTE.length]);
+            renderer.setSeriesShape(i, SHAPES[modes.indexOf(r.mode()) % SHAPES.length]);
+            boolean otherTool = tools && !r.tool().equals(Row.PSSRBENCH);
+            renderer.setSeriesStroke(i, baseline || otherTool ? new BasicStroke(2f, BasicStroke.CAP_BUTT,
+                    BasicStroke.JOIN_ROUND, 1f, baseline ? new float[] {7f, 4f} : new float[] {2f, 3f}, 0f)
+                    : new BasicStroke(2f));
+        }
+        for (double floor : floors) {
+            ValueMarker marker = new ValueMarker(floor, FLOOR, new BasicStroke(1.5f, BasicStroke.CAP_BUTT,
+                    BasicStroke.JOIN_MITER, 1f, new float[] {4f, 4f}, 0f));
+            marker.setLabel(String.format(Locale.ROOT, "data source floor %.1f ms", floor));
+            marker.setLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
+            marker.setLabelPaint(FLOOR);
+            marker.setLabelBackgroundColor(Color.WHITE);
+            marker.setLabelAnchor(RectangleAnchor.TOP_LEFT);
+            marker.setLabelTextAnchor(TextAnchor.BOTTOM_LEFT);
+            plot.addRangeMarker(marker);
+        }
+        Range data = DatasetUtils.findRangeBounds(dataset);
+        if (!floors.isEmpty() && data != null && floors.last() >= data.getUpperBound()) {
+            yAxis.setRange(0, floors.last() * 1.15);   // markers do not widen the auto range
+        }
+
+        return Charts.svg(chart, "c" + ++charts, WIDTH, HEIGHT);
+    }
+}
