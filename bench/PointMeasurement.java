@@ -6,6 +6,8 @@ import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -70,9 +72,10 @@ record PointMeasurement(Duration warmup, Duration duration, int loadThreads, boo
         AtomicBoolean sampling = new AtomicBoolean(true);
         // A server started elsewhere (--target) has no PID or JMX here: nothing to sample.
         Thread sampler = server == null ? null : startSampler(server, jmx, recording, res, sampling);
+        // Over the warm-up too: that is when the point's connections are opened, when a short queue overflows.
         long dropsBefore = Kernel.listenDrops();
         LoadGenerator.Result r = LoadGenerator.run(plan, stopped);
-        long drops = dropsBefore < 0 ? -1 : Kernel.listenDrops() - dropsBefore;
+        Long drops = listenDrops(dropsBefore, Kernel.listenDrops(), server != null || onThisMachine(base));
         sampling.set(false);
         if (sampler != null) {
             sampler.join();   // the sampler's writes happen-before the reads below
@@ -94,11 +97,34 @@ record PointMeasurement(Duration warmup, Duration duration, int loadThreads, boo
         writeHgrm(p.name() + ".ttlb", r.ttlb());
         String remark = server == null ? "server at " + base + " (started elsewhere): its resources not measured"
                 : server.jmxProblem();
-        if (drops > 0) {   // the kernel dropped connection attempts: clients waited in SYN retries
+        if (drops != null && drops > 0) {   // the kernel dropped connection attempts: clients waited in SYN retries
             remark = (remark == null || remark.isEmpty() ? "" : remark + "; ") + "kernel listen drops: " + drops
                     + " (whole machine)";
         }
-        return PointRows.measured(p, r, res, sourceMs, remark);
+        return PointRows.measured(p, r, res, sourceMs, drops, remark);
+    }
+
+    /**
+     * The listen_drops of a point from the kernel's counter before and after it (-1: /proc/net/netstat could not be
+     * read), or null where they say nothing about the server: the counter unknown or gone back (another network
+     * namespace), or the server on another machine ({@code local} false), whose kernel this one does not see.
+     */
+    static Long listenDrops(long before, long after, boolean local) {
+        return local && before >= 0 && after >= before ? after - before : null;
+    }
+
+    /**
+     * Whether a server started elsewhere ({@code --target}) listens on this machine: its host is a loopback address
+     * or one of this machine's interfaces. A name that does not resolve is not.
+     */
+    static boolean onThisMachine(URI base) {
+        try {
+            InetAddress address = InetAddress.getByName(base.getHost());
+            return address.isLoopbackAddress() || address.isAnyLocalAddress()
+                    || NetworkInterface.getByInetAddress(address) != null;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
     }
 
     /**

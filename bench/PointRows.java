@@ -50,9 +50,11 @@ final class PointRows {
 
     /**
      * A measured point: the load generator's result, the server's resources over the same window, the data
-     * source's floor for the page (NaN: unknown) and the note of a valid row (what could not be measured).
+     * source's floor for the page (NaN: unknown), the kernel's listen drops (null: unknown) and the note of a valid
+     * row (what could not be measured).
      */
-    static Row measured(Point p, LoadGenerator.Result r, Resources res, double sourceMs, String remark) {
+    static Row measured(Point p, LoadGenerator.Result r, Resources res, double sourceMs, Long listenDrops,
+                        String remark) {
         long requests = r.requests();
         boolean jmxOk = res.first != null;
         return of(p)
@@ -75,6 +77,7 @@ final class PointRows {
                         !jmxOk || res.vthreadsPeak < 0 ? null : res.vthreadsPeak)
                 .gc(jmxOk ? res.last.gcCount() - res.first.gcCount() : null,
                         jmxOk ? res.last.gcMillis() - res.first.gcMillis() : null)
+                .listenDrops(listenDrops)
                 .remark(remark)
                 .build();
     }

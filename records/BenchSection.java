@@ -18,7 +18,7 @@ final class BenchSection {
     /** The columns of each server and page's table of points: what a reader compares, the rest is in the CSV. */
     private static final List<String> TABLE_COLUMNS = List.of("tool", "engine", "mode", "model", "connections",
             "rate", "req_per_s", "ttfb_p50_ms", "first_item_p50_ms", "ttlb_p50_ms", "ttlb_p99_ms", "cpu_ms_per_req",
-            "rss_peak_mb", "heap_mb", "gc_ms", "ceiling_fraction", "valid", "note");
+            "rss_peak_mb", "heap_mb", "gc_ms", "listen_drops", "ceiling_fraction", "valid", "note");
 
     private record Group(String server, String page) {
     }
@@ -124,7 +124,10 @@ final class BenchSection {
             of the response (how soon a progressive page starts to show), <b>TTLB</b> the time to its last byte (the
             whole page); the <i>data source floor</i> is the time the data source alone needs for the page, which no
             TTLB can beat. <b>ceiling_fraction</b> is the throughput divided by the raw baseline's (the page written
-            without a template engine) on the same server, mode, page and concurrency. Empty cells were not measured
-            by that tool (wrk reports no TTFB) and are not drawn; invalid points are only listed.</p>
+            without a template engine) on the same server, mode, page and concurrency. <b>listen_drops</b> counts the
+            connection attempts the kernel dropped at a listening socket during the point (a full accept queue among
+            the causes), on the whole machine, other programs' included: each waited a second or more to be retried.
+            Empty cells were not measured by that tool (wrk reports no TTFB) and are not drawn; invalid points are
+            only listed.</p>
             """;
 }

@@ -14,6 +14,9 @@ import java.util.Objects;
  * @param model           {@code closed} or {@code open}, from the target rate
  * @param rate            the target rate in whole requests per second; null in a closed loop
  * @param valid           whether the point may be used: see {@link #invalidReason}
+ * @param listenDrops     connection attempts the kernel dropped at a listening socket during the point (its
+ *                        warm-up and measured window), counted for the whole machine (TcpExt ListenDrops); null
+ *                        where not known: no /proc/net/netstat, a server on another machine, another tool (wrk)
  * @param ceilingFraction the throughput over the raw baseline's at the same point (bench's closed loop only)
  * @param note            why the point is not valid, else a remark ("" for none)
  */
@@ -23,7 +26,7 @@ public record Row(String tool, String server, String engine, String mode, String
                   Double ttlbP90Ms, Double ttlbP99Ms, Double ttlbP999Ms, Double ttlbMaxMs, Double sourceMs,
                   Double chunksMean, Double cpuMsPerReq, Double clientCpuMsPerReq, Double rssPeakMb,
                   Double rssMeanMb, Double heapMb, Long threadsPeak, Long vthreadsPeak, Long gcCount, Long gcMs,
-                  Double ceilingFraction, String note) {
+                  Long listenDrops, Double ceilingFraction, String note) {
 
     public static final String OPEN = "open";
     public static final String CLOSED = "closed";
@@ -98,7 +101,7 @@ public record Row(String tool, String server, String engine, String mode, String
         return new Row(tool, server, engine, mode, page, model, connections, rate, durationS, requests, errors, valid,
                 reqPerS, ttfbP50Ms, ttfbP99Ms, firstItemP50Ms, ttlbP50Ms, ttlbP90Ms, ttlbP99Ms, ttlbP999Ms,
                 ttlbMaxMs, sourceMs, chunksMean, cpuMsPerReq, clientCpuMsPerReq, rssPeakMb, rssMeanMb, heapMb,
-                threadsPeak, vthreadsPeak, gcCount, gcMs, fraction, note);
+                threadsPeak, vthreadsPeak, gcCount, gcMs, listenDrops, fraction, note);
     }
 
     /** What was measured, for messages: {@code wrk nima jstachio virtual stocks closed c16} (and the rate). */
@@ -128,7 +131,7 @@ public record Row(String tool, String server, String engine, String mode, String
                 ttlbP999Ms, ttlbMaxMs, sourceMs, chunksMean, cpuMsPerReq, clientCpuMsPerReq, rssPeakMb, rssMeanMb,
                 heapMb, ceilingFraction;
         private long requests;
-        private Long errors, threadsPeak, vthreadsPeak, gcCount, gcMs;
+        private Long errors, threadsPeak, vthreadsPeak, gcCount, gcMs, listenDrops;
 
         private Builder(String tool, String server, String engine, String mode, String page, int connections,
                         double targetRate) {
@@ -229,6 +232,12 @@ public record Row(String tool, String server, String engine, String mode, String
             return this;
         }
 
+        /** The kernel's listen drops during the point, for the whole machine; null where not known. */
+        public Builder listenDrops(Long drops) {
+            this.listenDrops = drops;
+            return this;
+        }
+
         public Builder ceilingFraction(double fraction) {
             this.ceilingFraction = fraction;
             return this;
@@ -242,7 +251,7 @@ public record Row(String tool, String server, String engine, String mode, String
                     wholeRate(targetRate), durationS, requests, errors, invalid == null, reqPerS, ttfbP50Ms,
                     ttfbP99Ms, firstItemP50Ms, ttlbP50Ms, ttlbP90Ms, ttlbP99Ms, ttlbP999Ms, ttlbMaxMs, sourceMs,
                     chunksMean, cpuMsPerReq, clientCpuMsPerReq, rssPeakMb, rssMeanMb, heapMb, threadsPeak,
-                    vthreadsPeak, gcCount, gcMs, ceilingFraction, invalid != null ? invalid : remark);
+                    vthreadsPeak, gcCount, gcMs, listenDrops, ceilingFraction, invalid != null ? invalid : remark);
         }
     }
 

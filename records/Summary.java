@@ -11,6 +11,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -45,10 +46,17 @@ public final class Summary {
             new Column("rss_peak_mb", Row::rssPeakMb), new Column("rss_mean_mb", Row::rssMeanMb),
             new Column("heap_mb", Row::heapMb), new Column("threads_peak", Row::threadsPeak),
             new Column("vthreads_peak", Row::vthreadsPeak), new Column("gc_count", Row::gcCount),
-            new Column("gc_ms", Row::gcMs), new Column("ceiling_fraction", Row::ceilingFraction),
-            new Column("note", Row::note));
+            new Column("gc_ms", Row::gcMs), new Column("listen_drops", Row::listenDrops),
+            new Column("ceiling_fraction", Row::ceilingFraction), new Column("note", Row::note));
 
     public static final List<String> COLUMNS = TABLE.stream().map(Column::name).toList();
+
+    /**
+     * The headers of earlier versions that this one still reads (a column it adds is empty in their rows), so that
+     * a results folder written before can be resumed, reported and appended to: before listen_drops.
+     */
+    private static final List<List<String>> EARLIER = List.of(
+            COLUMNS.stream().filter(c -> !c.equals("listen_drops")).toList());
 
     private Summary() {
     }
@@ -93,7 +101,10 @@ public final class Summary {
         return String.join(",", cells);
     }
 
-    /** The rows of a summary.csv written by this version (its header must match {@link #COLUMNS}). */
+    /**
+     * The rows of a summary.csv written by this version or an earlier one (its header must be {@link #COLUMNS} or
+     * one of {@link #EARLIER}).
+     */
     public static List<Row> read(Path file) throws IOException {
         CsvMapper csv = new CsvMapper();
         List<Row> rows = new ArrayList<>();
@@ -101,7 +112,7 @@ public final class Summary {
                 .with(CsvSchema.emptySchema().withHeader()).readValues(file.toFile())) {
             while (it.hasNext()) {
                 Map<String, String> cells = it.next();
-                if (rows.isEmpty() && !List.copyOf(cells.keySet()).equals(COLUMNS)) {
+                if (rows.isEmpty() && !readable(List.copyOf(cells.keySet()))) {
                     throw new IOException(file + " has other columns than this version of PssrBench writes");
                 }
                 try {
@@ -114,7 +125,15 @@ public final class Summary {
         return rows;
     }
 
-    /** Appends the row to {@code file}, writing the header first when the file is new or empty. */
+    private static boolean readable(List<String> header) {
+        return header.equals(COLUMNS) || EARLIER.contains(header);
+    }
+
+    /**
+     * Appends the row to {@code file}, writing the header first when the file is new or empty. A file of an earlier
+     * version is first rewritten in this version's columns (its rows unchanged, the new columns empty), so that
+     * every line of a file has the same columns.
+     */
     public static void append(Path file, Row row) throws IOException {
         if (file.getParent() != null) {
             Files.createDirectories(file.getParent());
@@ -122,7 +141,9 @@ public final class Summary {
         boolean fresh = !Files.exists(file) || Files.size(file) == 0;
         if (!fresh) {
             String first = Files.readAllLines(file, StandardCharsets.UTF_8).get(0);
-            if (!first.equals(header())) {
+            if (EARLIER.stream().anyMatch(h -> first.equals(String.join(",", h)))) {
+                rewrite(file, read(file));
+            } else if (!first.equals(header())) {
                 throw new IOException(file + " has other columns than this version of PssrBench writes");
             }
         }
@@ -133,6 +154,15 @@ public final class Summary {
             }
             out.write(csv(row) + "\n");
         }
+    }
+
+    /** Replaces {@code file} with these rows in this version's columns: whole, or not at all (a move). */
+    private static void rewrite(Path file, List<Row> rows) throws IOException {
+        StringBuilder text = new StringBuilder(header()).append('\n');
+        rows.forEach(r -> text.append(csv(r)).append('\n'));
+        Path next = file.resolveSibling(file.getFileName() + ".new");
+        Files.writeString(next, text, StandardCharsets.UTF_8);
+        Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
     /** Writes every row to {@code file} as JSON: a list of objects, each column's text as in the CSV. */
@@ -158,7 +188,7 @@ public final class Summary {
                 c.decimal("chunks_mean"), c.decimal("cpu_ms_per_req"), c.decimal("client_cpu_ms_per_req"),
                 c.decimal("rss_peak_mb"), c.decimal("rss_mean_mb"), c.decimal("heap_mb"),
                 c.wholeOrNull("threads_peak"), c.wholeOrNull("vthreads_peak"), c.wholeOrNull("gc_count"),
-                c.wholeOrNull("gc_ms"), c.decimal("ceiling_fraction"), c.text("note"));
+                c.wholeOrNull("gc_ms"), c.wholeOrNull("listen_drops"), c.decimal("ceiling_fraction"), c.text("note"));
     }
 
     /** One CSV row's cells by column; each read refuses a cell its column cannot hold, naming both. */

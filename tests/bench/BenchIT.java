@@ -92,6 +92,9 @@ class BenchIT {
             assertTrue(number(row, "vthreads_peak") >= 1, "Helidon serves each connection on a virtual thread");
             assertTrue(number(row, "gc_count") >= 0 && number(row, "gc_ms") >= 0, Summary.csv(row));
             assertTrue(number(row, "ceiling_fraction") > 0, Summary.csv(row));
+            if (Kernel.listenDrops() >= 0) {   // Linux: the kernel's counter over the point, for the whole machine
+                assertTrue(number(row, "listen_drops") >= 0, Summary.csv(row));
+            }
         }
         try (var hgrm = Files.list(out.resolve("hgrm"))) {
             assertEquals(12, hgrm.count(), "ttfb, first item and ttlb per point");
@@ -139,6 +142,15 @@ class BenchIT {
         }
         int kept = Summary.read(csv).size();
         assertTrue(kept >= 1 && kept < 8, "finished points kept, the rest not measured: " + kept);
+        // As a version before listen_drops wrote it: the resume must read it and go on in the current columns.
+        int at = Summary.COLUMNS.indexOf("listen_drops");
+        List<String> earlier = Files.readAllLines(csv).stream().map(line -> {
+            List<String> cells = new ArrayList<>(List.of(line.split(",", at + 2)));   // the note stays whole
+            cells.remove(at);
+            return String.join(",", cells);
+        }).toList();
+        assertFalse(earlier.get(0).contains("listen_drops"), earlier.get(0));
+        Files.write(csv, earlier);
 
         Done refused = finish(bench(out, "--connections=1,2,4,8").start());
         assertEquals(2, refused.code(), "a folder that holds a sweep is not overwritten: " + refused.err());
@@ -148,6 +160,11 @@ class BenchIT {
         assertTrue(resumed.out().contains(kept + " points kept, " + (8 - kept) + " to measure"), resumed.out());
         List<Row> rows = Summary.read(csv);
         assertEquals(8, rows.size(), "raw and jstachio at 4 connection counts, each once");
+        assertEquals(Summary.header(), Files.readAllLines(csv).get(0), "rewritten in the current columns");
+        assertTrue(rows.subList(0, kept).stream().allMatch(r -> r.listenDrops() == null), "not known then");
+        if (Kernel.listenDrops() >= 0) {
+            assertTrue(rows.subList(kept, 8).stream().allMatch(r -> r.listenDrops() != null), "measured now");
+        }
         assertEquals(8, new HashSet<>(rows.stream().map(r -> r.engine() + r.connections()).toList()).size());
         assertTrue(Files.readString(out.resolve("provenance.json")).contains("\"later_runs\""), "the resumed run's record");
     }

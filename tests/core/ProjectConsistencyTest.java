@@ -2,6 +2,7 @@ package core;
 
 import cli.Matrix;
 import cli.Registry;
+import records.Summary;
 
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Element;
@@ -173,6 +174,38 @@ class ProjectConsistencyTest {
             ids.add(m.group(1));
         }
         return ids;
+    }
+
+    /**
+     * The README's list of summary.csv's columns is the header, in its order, and every CSV header it shows (a
+     * line that starts with "tool,server,") names the header's columns in order, "…" standing for any left out.
+     */
+    @Test
+    void theReadmeListsTheColumnsOfSummaryCsv() throws Exception {
+        String readme = Files.readString(ROOT.resolve("README.md"));
+        Matcher list = Pattern.compile("`(tool, server, [^`]*)`").matcher(readme);
+        assertTrue(list.find(), "README.md lists summary.csv's columns as `tool, server, …`");
+        assertEquals(Summary.COLUMNS, List.of(list.group(1).split(",\\s+")));
+        Matcher shown = Pattern.compile("(?m)^tool,server,.*$").matcher(readme);
+        int headers = 0;
+        while (shown.find()) {
+            headers++;
+            int next = 0;
+            boolean gap = false;
+            for (String cell : shown.group().split(",")) {
+                if (cell.equals("\u2026")) {
+                    gap = true;
+                    continue;
+                }
+                int found = Summary.COLUMNS.indexOf(cell);
+                assertTrue(gap ? found >= next : found == next, "'" + cell + "' where the header has '"
+                        + (next < Summary.COLUMNS.size() ? Summary.COLUMNS.get(next) : "") + "': " + shown.group());
+                next = found + 1;
+                gap = false;
+            }
+            assertTrue(gap || next == Summary.COLUMNS.size(), "ends with note or \u2026: " + shown.group());
+        }
+        assertTrue(headers > 0, "README.md shows a summary.csv header");
     }
 
     /** Every unit Durations accepts is documented (the help says the same: CliTest). */

@@ -35,7 +35,8 @@ class ReportTest {
                     Summary.append(csv, Row.builder("pssrbench", server, em[0], em[1], "stocks", c, 0)
                             .measured(3, 1000, 0, "", 500.0 * c * scale).ttfbMs(1.5 * c, Double.NaN)
                             .ttlbMs(20.0 + c, Double.NaN, 30.0 + c, Double.NaN, Double.NaN).sourceMs(19.0)
-                            .cpuMsPerReq(0.4, Double.NaN).rssMb(80.0 + c, Double.NaN).ceilingFraction(scale).build());
+                            .cpuMsPerReq(0.4, Double.NaN).rssMb(80.0 + c, Double.NaN).listenDrops(c == 4 ? 7L : 0L)
+                            .ceilingFraction(scale).build());
                     rows++;
                 }
             }
@@ -90,11 +91,45 @@ class ReportTest {
         assertTrue(Files.readString(html).contains("&lt;script&gt;"));
         assertTrue(doc.select("a[href=summary.csv]").size() >= 1);
 
+        // Each point's listen drops in its table: a count where bench knew it, empty for wrk.
+        List<String> drops = column(doc, "nima-stocks", "listen_drops");
+        List<String> tools = column(doc, "nima-stocks", "tool");
+        List<String> connections = column(doc, "nima-stocks", "connections");
+        for (int i = 0; i < drops.size(); i++) {
+            String want = tools.get(i).equals("wrk") ? "" : connections.get(i).equals("4") ? "7" : "0";
+            assertEquals(want, drops.get(i), tools.get(i) + " c" + connections.get(i));
+        }
+        assertEquals(10, drops.size(), "nine points of bench and wrk's");
+
         String provenance = doc.select("table.kv").first().text();
         for (String value : List.of("0.1.0", "abc1234", "2025-06-01T10:00:00Z", "21.0.7+6", "Linux 6.8.0 amd64",
                 "Test CPU <model>", "8", "0.10 0.20 0.30", "--connections", "[nima raw virtual]", "1.3.7")) {
             assertTrue(provenance.contains(value), value + " in " + provenance);
         }
+    }
+
+    /** The cells of one column of the points table of one server and page's section, top to bottom. */
+    private static List<String> column(Document doc, String section, String column) {
+        Element table = doc.getElementById(section).parent().selectFirst("table.points");
+        int at = table.select("thead th").eachText().indexOf(column);
+        assertTrue(at >= 0, "a " + column + " column in " + section);
+        return table.select("tbody tr").stream().map(tr -> tr.select("td").get(at).text()).toList();
+    }
+
+    /** A folder written before listen_drops existed: its report, the column empty. */
+    @Test
+    void aSummaryOfAnEarlierVersionStillGivesAReport(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("summary.csv"), """
+                tool,server,engine,mode,page,model,connections,rate,duration_s,requests,errors,valid,req_per_s,\
+                ttfb_p50_ms,ttfb_p99_ms,first_item_p50_ms,ttlb_p50_ms,ttlb_p90_ms,ttlb_p99_ms,ttlb_p999_ms,\
+                ttlb_max_ms,source_ms,chunks_mean,cpu_ms_per_req,client_cpu_ms_per_req,rss_peak_mb,rss_mean_mb,\
+                heap_mb,threads_peak,vthreads_peak,gc_count,gc_ms,ceiling_fraction,note
+                pssrbench,nima,raw,virtual,stocks,closed,4,,1.002,178,0,true,177.645,0.241,0.522,0.702,22.383,\
+                22.675,23.470,23.470,23.472,22.713,22.000,1.938,0.615,95.324,94.127,9.412,31,4,0,0,1.000,
+                """);
+        Document doc = Jsoup.parse(Report.write(dir, "raw").toFile());
+        assertEquals(List.of(""), column(doc, "nima-stocks", "listen_drops"));
+        assertEquals(List.of("1.000"), column(doc, "nima-stocks", "ceiling_fraction"));
     }
 
     @Test

@@ -40,15 +40,22 @@ class SummaryTest {
     void aFileWithOtherColumnsIsRefused(@TempDir Path dir) throws IOException {
         Path csv = Files.writeString(dir.resolve("summary.csv"), "tool,server\nwrk,nima\n");
         assertThrows(IOException.class, () -> Summary.read(csv));
+        assertThrows(IOException.class, () -> Summary.append(csv, closed("wrk", 8).failed("not measured").build()));
+        assertEquals("tool,server\nwrk,nima\n", Files.readString(csv), "left as it was");
     }
 
-    /** Results folders written before stay readable: the header, the columns' order and their names. */
+    /**
+     * The header, the columns' order and their names, as the README lists them: scripts and results folders depend
+     * on them. A new column goes here, and the header it replaces stays readable
+     * ({@link #anEarlierFileIsReadAndUpgradedOnAppend}).
+     */
     @Test
-    void theHeaderIsUnchanged() {
+    void theHeaderIsAsDocumented() {
         assertEquals("tool,server,engine,mode,page,model,connections,rate,duration_s,requests,errors,valid,req_per_s,"
                 + "ttfb_p50_ms,ttfb_p99_ms,first_item_p50_ms,ttlb_p50_ms,ttlb_p90_ms,ttlb_p99_ms,ttlb_p999_ms,"
                 + "ttlb_max_ms,source_ms,chunks_mean,cpu_ms_per_req,client_cpu_ms_per_req,rss_peak_mb,rss_mean_mb,"
-                + "heap_mb,threads_peak,vthreads_peak,gc_count,gc_ms,ceiling_fraction,note", Summary.header());
+                + "heap_mb,threads_peak,vthreads_peak,gc_count,gc_ms,listen_drops,ceiling_fraction,note",
+                Summary.header());
     }
 
     /** Every column set to a value of its own: typed, to text, to typed again, equal; and the text is as before. */
@@ -56,30 +63,90 @@ class SummaryTest {
     void everyColumnRoundTrips(@TempDir Path dir) throws IOException {
         Row row = new Row("pssrbench", "netty", "pebble", "reactive", "presentations", "open", 64, 800L, 3.001, 2400,
                 0L, true, 799.9, 1.01, 1.02, 1.03, 20.1, 20.2, 20.3, 20.4, 20.5, 19.6, 22.0, 0.41, 0.42, 81.1, 80.2,
-                12.3, 40L, 65L, 3L, 17L, 0.987, "a remark, \"quoted\"");
+                12.3, 40L, 65L, 3L, 17L, 5L, 0.987, "a remark, \"quoted\"");
         Path csv = dir.resolve("summary.csv");
         Summary.append(csv, row);
         assertEquals(List.of(row), Summary.read(csv));
         assertEquals("pssrbench,netty,pebble,reactive,presentations,open,64,800,3.001,2400,0,true,799.900,1.010,"
                 + "1.020,1.030,20.100,20.200,20.300,20.400,20.500,19.600,22.000,0.410,0.420,81.100,80.200,12.300,40,"
-                + "65,3,17,0.987,\"a remark, \"\"quoted\"\"\"", Files.readAllLines(csv).get(1));
+                + "65,3,17,5,0.987,\"a remark, \"\"quoted\"\"\"", Files.readAllLines(csv).get(1));
+    }
+
+    /** listen_drops: a count where bench knows it (0 included), empty where not (another tool, /proc unreadable). */
+    @Test
+    void listenDropsAreAColumnOfTheirOwn(@TempDir Path dir) throws IOException {
+        Row dropped = closed("pssrbench", 4).measured(3, 900, 0, "", 300).listenDrops(12L)
+                .remark("kernel listen drops: 12 (whole machine)").build();
+        Row none = closed("pssrbench", 8).measured(3, 900, 0, "", 300).listenDrops(0L).build();
+        Row unknown = closed("wrk", 8).measured(3, 900, 0, "", 300).build();
+        Path csv = dir.resolve("summary.csv");
+        for (Row r : List.of(dropped, none, unknown)) {
+            Summary.append(csv, r);
+        }
+        List<Row> rows = Summary.read(csv);
+        assertEquals(List.of(dropped, none, unknown), rows);
+        assertEquals(List.of(12L, 0L), List.of(rows.get(0).listenDrops(), rows.get(1).listenDrops()));
+        assertNull(rows.get(2).listenDrops());
+        assertEquals(List.of("12", "0", ""), rows.stream().map(r -> Summary.text(r, "listen_drops")).toList());
+        assertEquals(12.0, Summary.number(rows.get(0), "listen_drops"));
+        assertEquals("kernel listen drops: 12 (whole machine)", rows.get(0).note(), "the note still warns");
+        assertEquals(12L, rows.get(0).withCeilingFraction(0.5).listenDrops(), "kept with the ceiling");
+        int at = Summary.COLUMNS.indexOf("listen_drops");
+        assertEquals("12", Files.readAllLines(csv).get(1).split(",", -1)[at]);
     }
 
     /**
-     * Lines as this and earlier versions wrote them (bench's, a wrk closed loop's, a wrk2 run's from the README)
+     * A summary.csv of the version before listen_drops (a folder to --resume, report or append a wrk2 run to) is
+     * read, its rows with listen_drops empty; the first append rewrites it in the current columns, rows unchanged.
+     */
+    @Test
+    void anEarlierFileIsReadAndUpgradedOnAppend(@TempDir Path dir) throws IOException {
+        List<String> earlier = List.of("tool,server,engine,mode,page,model,connections,rate,duration_s,requests,"
+                        + "errors,valid,req_per_s,ttfb_p50_ms,ttfb_p99_ms,first_item_p50_ms,ttlb_p50_ms,ttlb_p90_ms,"
+                        + "ttlb_p99_ms,ttlb_p999_ms,ttlb_max_ms,source_ms,chunks_mean,cpu_ms_per_req,"
+                        + "client_cpu_ms_per_req,rss_peak_mb,rss_mean_mb,heap_mb,threads_peak,vthreads_peak,gc_count,"
+                        + "gc_ms,ceiling_fraction,note",
+                "pssrbench,nima,raw,virtual,stocks,closed,4,,1.002,178,0,true,177.645,0.241,0.522,0.702,22.383,"
+                        + "22.675,23.470,23.470,23.472,22.713,22.000,1.938,0.615,95.324,94.127,9.412,31,4,0,0,1.000,",
+                "wrk2,nima,jstachio,virtual,stocks,open,16,542,40.003,21670,3,false,541.710,,,,22.719,23.327,"
+                        + "26.847,51.295,59.456,,,,,,,,,,,,,"
+                        + "\"errors: connect 0, read 0, write 0, timeout 3, non-2xx 0\"");
+        Path csv = Files.write(dir.resolve("summary.csv"), earlier);
+        List<Row> rows = Summary.read(csv);
+        assertEquals(2, rows.size());
+        assertNull(rows.get(0).listenDrops());
+        assertEquals(1.0, rows.get(0).ceilingFraction(), "the columns after the new one are read by name");
+        assertEquals("errors: connect 0, read 0, write 0, timeout 3, non-2xx 0", rows.get(1).note());
+        assertEquals(earlier, Files.readAllLines(csv), "reading does not change the file");
+
+        Row next = closed("pssrbench", 8).measured(3, 900, 0, "", 300).listenDrops(0L).build();
+        Summary.append(csv, next);
+        List<String> lines = Files.readAllLines(csv);
+        assertEquals(List.of(Summary.header(), Summary.csv(rows.get(0)), Summary.csv(rows.get(1)), Summary.csv(next)),
+                lines);
+        assertEquals(earlier.get(1).replace(",0,0,1.000,", ",0,0,,1.000,"), lines.get(1), "an empty cell added");
+        assertEquals(List.of(rows.get(0), rows.get(1), next), Summary.read(csv));
+        try (var files = Files.list(dir)) {
+            assertEquals(List.of(csv), files.toList(), "no file left beside it");
+        }
+    }
+
+    /**
+     * Lines as this version writes them (bench's, a not measured point's, a wrk closed loop's, a wrk2 run's)
      * read into rows that write the same lines.
      */
     @Test
     void writtenLinesReadBackIntoTheSameLines(@TempDir Path dir) throws IOException {
         List<String> lines = List.of(Summary.header(),
                 "pssrbench,nima,raw,virtual,stocks,closed,4,,1.002,178,0,true,177.645,0.241,0.522,0.702,22.383,"
-                        + "22.675,23.470,23.470,23.472,22.713,22.000,1.938,0.615,95.324,94.127,9.412,31,4,0,0,1.000,",
-                "pssrbench,nima,jstachio,virtual,stocks,closed,1,,,0,,false,,,,,,,,,,,,,,,,,,,,,,"
+                        + "22.675,23.470,23.470,23.472,22.713,22.000,1.938,0.615,95.324,94.127,9.412,31,4,0,0,0,1.000,",
+                "pssrbench,nima,jstachio,virtual,stocks,closed,1,,,0,,false,,,,,,,,,,,,,,,,,,,,,,,"
                         + "failed verification: exit code 1 (see nima-jstachio-virtual.verify.log)",
                 "wrk,nima,jstachio,virtual,stocks,closed,16,,20.099,14524,0,true,722.613,,,,22.054,22.313,23.970,"
-                        + "27.091,30.043,,,,,,,,,,,,,",
+                        + "27.091,30.043,,,,,,,,,,,,,,",
                 "wrk2,nima,jstachio,virtual,stocks,open,16,542,40.003,21670,3,false,541.710,,,,22.719,23.327,"
-                        + "26.847,51.295,59.456,,,,,,,,,,,,,\"errors: connect 0, read 0, write 0, timeout 3, non-2xx 0\"");
+                        + "26.847,51.295,59.456,,,,,,,,,,,,,,"
+                        + "\"errors: connect 0, read 0, write 0, timeout 3, non-2xx 0\"");
         Path csv = Files.write(dir.resolve("summary.csv"), lines);
         List<Row> rows = Summary.read(csv);
         assertEquals(lines.subList(1, lines.size()), rows.stream().map(Summary::csv).toList());

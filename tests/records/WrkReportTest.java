@@ -115,6 +115,7 @@ class WrkReportTest {
             double target = rate.find() ? Double.parseDouble(rate.group(1)) : 0;
             Row row = r.row(Registry.combinations().get(0), Page.PRESENTATIONS, target);
             assertEquals(Summary.COLUMNS.size(), cells(Summary.csv(row)), f.toString());
+            assertNull(row.listenDrops(), "wrk and wrk2 cannot know the kernel's drops: " + f);
             assertTrue(r.requests() > 0, f.toString());
             if (r.tool().equals("wrk2") && r.requests() > 100) {
                 assertFalse(r.spectrum().isEmpty(), f + " keeps its spectrum");
