@@ -175,7 +175,10 @@ class ConnectionSettingsTest {
                 new Trickle("after a first response on the connection, the next head a byte at a time", true,
                         Duration.ZERO, List.of(new Trickle.Step(line + headers, byte150))),
                 new Trickle("after a first response, 0.75 timeouts of silence, then the head a byte at a time", true,
-                        late, List.of(new Trickle.Step(line + headers, byte150))));
+                        late, List.of(new Trickle.Step(line + headers, byte150))),
+                new Trickle("after a first response, 0.75 timeouts of silence, then a complete request line and the"
+                        + " headers a byte at a time", true, late, List.of(new Trickle.Step(line, Duration.ZERO),
+                        new Trickle.Step(headers, byte150))));
         Duration deadline = TRICKLE_TIMEOUT.plus(TRICKLE_MARGIN);
         Duration giveUp = deadline.plus(late).plusSeconds(1);
         List<Trickle.Result> results = new ArrayList<>();
