@@ -65,6 +65,11 @@ final class StressCommand implements Callable<Integer> {
             description = "idle: half-sent requests (default: ${DEFAULT-VALUE}).")
     int halfSent;
 
+    @Option(names = "--trickling", paramLabel = "N", defaultValue = "200",
+            description = "idle: clients that send a request head a byte every half second, so that it would take"
+                    + " several timeouts (slowloris) (default: ${DEFAULT-VALUE}).")
+    int trickling;
+
     @Option(names = "--idle-timeout", paramLabel = "DURATION", defaultValue = ConnectionLimits.DEFAULT_IDLE_TIMEOUT_TEXT,
             description = "idle: the idle timeout its servers get (default: ${DEFAULT-VALUE}, serve's default)."
                     + " Units: " + Durations.UNITS + ".")
@@ -82,8 +87,9 @@ final class StressCommand implements Callable<Integer> {
                         Stress.SCENARIOS) + ".");
             }
         }
-        if (connections < 1 || aborts < 1 || idle < 0 || halfSent < 0 || slowReaders < 0) {
-            throw new UsageException("--connections and --aborts take at least 1, --idle and --half-sent at least 0.");
+        if (connections < 1 || aborts < 1 || idle < 0 || halfSent < 0 || trickling < 0 || slowReaders < 0) {
+            throw new UsageException("--connections and --aborts take at least 1, --idle, --half-sent, --trickling"
+                    + " and --slow-readers at least 0.");
         }
         if (selection.target != null) {
             throw new UsageException("stress starts (and, in shutdown, stops) its own servers: --target is not"
@@ -102,7 +108,7 @@ final class StressCommand implements Callable<Integer> {
         more.put("streams_delay", Durations.format(streamsDelay));
         more.put("idle_timeout", Durations.format(idleTimeout));
         Provenance.add(folder, Provenance.record("stress", "pssrbench stress (built in)", flags, more));
-        StressSettings settings = new StressSettings(connections, streamsDelay, aborts, idle, halfSent, idleTimeout,
+        StressSettings settings = new StressSettings(connections, streamsDelay, aborts, idle, halfSent, trickling, idleTimeout,
                 slowReaders, folder, System.out);
         List<Outcome> outcomes = Stress.run(chosen, scenarios, settings);
         Provenance.finish(folder);

@@ -64,8 +64,9 @@ public final class JavalinServer implements Server {
             cfg.startup.showOldJavalinVersionWarning = false;
             // Javalin's own connector would keep the JDK's accept queue of 50: a burst of new connections
             // overflows it and the kernel drops SYNs (clients then wait 1-31 s in retries). This connector is the
-            // same (host, port, Javalin's HttpConfiguration) with PssrBench's backlog and idle timeout. Jetty has
-            // no separate timeout for a request's headers: a half-sent request is closed by the idle timeout.
+            // same (host, port, Javalin's HttpConfiguration) with PssrBench's backlog and idle timeout. Jetty's
+            // idle timeout restarts on every byte read, so it closes a half-sent head but not a trickling one:
+            // JettyHeadWatch bounds the whole head.
             cfg.jetty.addConnector((server, http) -> {
                 // At least 2 acceptors and 2 selectors (Jetty's defaults are 1 and 1 on 2 cores): with 1 selector,
                 // 10,000 connections opened at once overflowed even the 4096 backlog (2,503-7,806 kernel drops,
@@ -77,6 +78,9 @@ public final class JavalinServer implements Server {
                 connector.setPort(listen.port());
                 connector.setAcceptQueueSize(listen.limits().backlog());
                 connector.setIdleTimeout(listen.limits().idleTimeout().toMillis());
+                JettyHeadWatch headWatch = new JettyHeadWatch(connector, listen.limits().idleTimeout());
+                connector.addEventListener(headWatch);
+                http.addCustomizer(headWatch);
                 return connector;
             });
             // Departs from Javalin's default (GZIP): compression would buffer the page. PssrBench writes to the

@@ -80,8 +80,11 @@ public final class NettyServer implements Server {
                     .port(listen.port())
                     .runOn(loops)
                     .option(ChannelOption.SO_BACKLOG, listen.limits().backlog())
-                    // Without it Reactor Netty never closes an idle connection. It runs until a whole request
-                    // head has arrived, so a half-sent or trickling head is closed at the same time.
+                    // Without it Reactor Netty never closes an idle connection. It runs from the connection's start
+                    // and from the end of each response until a whole request head has arrived: its handler sits
+                    // after the HTTP decoder, which passes a request on only once the head is complete, so a
+                    // half-sent or trickling head is closed too (ConnectionSettingsTest). readTimeout and
+                    // requestTimeout would not do it: they bound the body, from the end of the head.
                     .idleTimeout(listen.limits().idleTimeout())
                     .handle((req, res) -> {
                         Responder responder = new Responder(site, res,

@@ -9,11 +9,8 @@ import core.Render.RenderFailedException;
 import core.Server;
 import core.Site;
 import io.helidon.http.HeaderValues;
-import io.helidon.http.Headers;
-import io.helidon.http.HttpPrologue;
-import io.helidon.webserver.ConnectionContext;
 import io.helidon.webserver.http1.Http1Config;
-import io.helidon.webserver.http1.Http1ConnectionListener;
+import io.helidon.webserver.http1.Http1ConnectionSelector;
 import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.RoutingResponse;
@@ -23,12 +20,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Helidon 4 WebServer ("Níma"): blocking I/O on one virtual thread per connection, no event loop.
@@ -86,28 +77,34 @@ public final class NimaServer implements Server {
         // the client is refused, as it would be a moment later.
         Logs.ignoreClientNoise("io.helidon.webserver.ServerListener", r -> r.getThrown() != null
                 && Logs.causedBy(r.getThrown(), "java.util.concurrent.RejectedExecutionException"));
+        NimaHeadWatch headWatch = new NimaHeadWatch(listen.limits().idleTimeout());
+        Http1Config http1 = Http1Config.builder().addReceiveListener(headWatch).build();
         WebServer server = WebServer.builder()
                 .host(listen.host())
                 .port(listen.port())
                 .shutdownHook(false)   // PssrBench drains and stops servers itself
                 // Helidon's backlog is 1024; its idle sweep closes connections only after 5 min, checked every
                 // 2 min, so idle and half-sent connections held file descriptors for 5-7 min. Checked every tenth
-                // of the timeout (at least 100 ms). The sweep also closes a connection still sending its request
-                // line, but not one whose headers stall after it (Helidon counts it busy): HeadWatch does.
+                // of the timeout (at least 100 ms). The sweep closes a connection still sending its request line,
+                // but not one whose headers stall after it (Helidon counts it busy): NimaHeadWatch bounds the whole
+                // head from the moment the connection was ready.
                 .backlog(listen.limits().backlog())
                 .idleConnectionTimeout(listen.limits().idleTimeout())
                 .idleConnectionPeriod(period(listen.limits().idleTimeout()))
-                // Only this HTTP/1 configuration. With service discovery on as well (measured), Helidon answered a
-                // garbage request line with nothing and no longer swept idle connections.
+                // Only this HTTP/1 selector (Helidon's own, wrapped to start each connection's head clock), no
+                // protocol configuration and no discovered one. With service discovery on as well (measured),
+                // Helidon answered a garbage request line with nothing and no longer swept idle connections; with
+                // a single selector Helidon creates the connection as it is accepted, before its first byte.
                 .protocolsDiscoverServices(false)
-                .addProtocol(Http1Config.builder().addReceiveListener(new HeadWatch(listen.limits().idleTimeout()))
-                        .build())
+                .addConnectionSelector(headWatch.selector(Http1ConnectionSelector.builder().config(http1).build()))
                 // Departs from Helidon's default (false): with Nagle on, every chunked page gains a ~40 ms
                 // delayed-ACK stall.
                 .connectionOptions(socket -> socket.tcpNoDelay(true))
-                .routing(routing -> routing.any((req, res) -> site.handle(req.prologue().method().text(),
-                        req.path().path(), new Responder(site, res,
-                                req.headers().containsToken(HeaderValues.CONNECTION_CLOSE)))))
+                .routing(routing -> routing.any((req, res) -> {
+                    site.handle(req.prologue().method().text(), req.path().path(), new Responder(site, res,
+                            req.headers().containsToken(HeaderValues.CONNECTION_CLOSE)));
+                    NimaHeadWatch.responded();   // not reached when the response ended by closing the connection
+                }))
                 .build()
                 .start();
         if (!server.isRunning()) {   // Helidon's start() does not throw when it cannot bind
@@ -129,38 +126,6 @@ public final class NimaServer implements Server {
     private static java.time.Duration period(java.time.Duration timeout) {
         java.time.Duration tenth = timeout.dividedBy(10);
         return tenth.compareTo(java.time.Duration.ofMillis(100)) < 0 ? java.time.Duration.ofMillis(100) : tenth;
-    }
-
-    /**
-     * Closes a connection whose request line has arrived but whose headers have not within {@code timeout}: Helidon
-     * would wait for them for ever (its idle sweep skips a connection that is reading headers).
-     */
-    private static final class HeadWatch implements Http1ConnectionListener {
-        private static final ScheduledExecutorService TIMER = Executors.newSingleThreadScheduledExecutor(
-                r -> Thread.ofPlatform().daemon(true).name("nima-head-timeout").unstarted(r));
-        private final java.time.Duration timeout;
-        private final Map<ConnectionContext, ScheduledFuture<?>> waiting = new ConcurrentHashMap<>();
-
-        HeadWatch(java.time.Duration timeout) {
-            this.timeout = timeout;
-        }
-
-        @Override
-        public void prologue(ConnectionContext ctx, HttpPrologue prologue) {
-            waiting.put(ctx, TIMER.schedule(() -> {
-                if (waiting.remove(ctx) != null) {
-                    ctx.serverSocket().close();
-                }
-            }, timeout.toMillis(), TimeUnit.MILLISECONDS));
-        }
-
-        @Override
-        public void headers(ConnectionContext ctx, Headers headers) {
-            ScheduledFuture<?> close = waiting.remove(ctx);
-            if (close != null) {
-                close.cancel(false);
-            }
-        }
     }
 
     /** {@code askedToClose}: the request carried {@code Connection: close}. */

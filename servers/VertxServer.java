@@ -143,8 +143,8 @@ public final class VertxServer implements Server {
                 .setCompressionSupported(false)      // the default: compression would hold chunks back
                 .setHttp2ClearTextEnabled(false)     // HTTP/1.1 only, as the other servers (default: h2c accepted)
                 .setAcceptBacklog(listen.limits().backlog())   // default: the OS's (-1)
-                // Default: never. Closes a connection on which nothing was read or written for that long: an idle
-                // keep-alive connection, and a half-sent request (a page being streamed writes, so it stays).
+                // Default: never. Closes a connection that got no whole request head and wrote nothing for that
+                // long (its handler is after the HTTP decoder): idle, half-sent and trickling alike, not a page.
                 .setIdleTimeout((int) listen.limits().idleTimeout().toMillis())
                 .setIdleTimeoutUnit(java.util.concurrent.TimeUnit.MILLISECONDS);
         try {

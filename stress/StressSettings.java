@@ -6,8 +6,9 @@ import java.time.Duration;
 
 /**
  * What the scenarios take: the streams scenario's connection count and per-item delay, the aborts' count, the idle
- * scenario's connections and the idle timeout its server gets, and where results and logs go.
+ * scenario's connections (idle, half-sent, trickling) and the idle timeout its server gets, and where results and
+ * logs go.
  */
-public record StressSettings(int streams, Duration streamsDelay, int aborts, int idle, int halfSent,
+public record StressSettings(int streams, Duration streamsDelay, int aborts, int idle, int halfSent, int trickling,
                              Duration idleTimeout, int slowReaders, Path folder, PrintStream out) {
 }

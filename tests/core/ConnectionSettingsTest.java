@@ -28,7 +28,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The connection settings every server of the registry applies ({@link ConnectionLimits}): a listen backlog that
  * takes a burst of connections without the kernel dropping SYNs, an idle timeout that closes idle and half-sent
- * connections, and no warning-level log line for malformed requests or clients that hang up.
+ * connections and bounds a request head that trickles in (slowloris), and no warning-level log line for malformed
+ * requests or clients that hang up.
  */
 class ConnectionSettingsTest {
 
@@ -115,6 +116,99 @@ class ConnectionSettingsTest {
             assertClosedBy(idle, start, 2500);
             assertClosedBy(half, start, 2500);
         }
+        assertEquals(200, status(port, "GET / HTTP/1.1\r\nHost: x\r\n\r\n"));
+    }
+
+    /** The idle timeout of {@link #tricklingHeadsAreClosedWithinTheTimeout}. */
+    private static final Duration TRICKLE_TIMEOUT = Duration.ofSeconds(2);
+    /**
+     * What the close may take beyond the timeout: the servers' own clocks tick at a tenth of it, the rest is for a
+     * shared machine. Less than the half timeout by which a timer started at the wrong moment (the request line, or
+     * the head's first byte) would close later.
+     */
+    private static final Duration TRICKLE_MARGIN = Duration.ofSeconds(1);
+
+    /**
+     * Slowloris: clients that send a head a byte every 100-150 ms, so that it would take several timeouts, each byte
+     * well within the timeout of the last. Every one must be closed within the timeout (+ a margin) of the moment
+     * its connection was ready for a request: after the connect, or after a first response on the same connection;
+     * whether the trickle is in the request line or only in the headers, and however the head began. The server
+     * serves a page afterwards.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("servers")
+    void tricklingHeadsAreClosedWithinTheTimeout(String server) throws Exception {
+        if (Registry.server(server).limitsPerJvm()) {
+            Server s = Registry.server(server);
+            Engine engine = Registry.ENGINES.get(0);
+            java.nio.file.Path log = java.nio.file.Files.createTempFile("pssrbench-trickle", ".log");
+            try (bench.ServerProcess p = bench.ServerProcess.start(new Combination(s, engine,
+                    Registry.modes(engine).get(0)), List.of(), log, "--delay=1ms",
+                    "--idle-timeout=" + Durations.format(TRICKLE_TIMEOUT))) {
+                tricklingHeadsAreClosed(s, p.base().getPort());
+            } finally {
+                java.nio.file.Files.deleteIfExists(log);
+            }
+            return;
+        }
+        try (Servers.Started s = start(server, new ConnectionLimits(ConnectionLimits.DEFAULT_BACKLOG,
+                TRICKLE_TIMEOUT))) {
+            tricklingHeadsAreClosed(Registry.server(server), s.port());
+        }
+    }
+
+    private static void tricklingHeadsAreClosed(Server server, int port) throws Exception {
+        Duration byte150 = Duration.ofMillis(150);
+        String headers = "Host: x\r\nX-Trickle: " + "a".repeat(40) + "\r\n\r\n";
+        String line = "GET /stocks HTTP/1.1\r\n";
+        // 0.75 of the timeout before the headers start: a timer started by the request line (or by the head's first
+        // byte) instead of the moment the connection was ready would close 0.75 timeouts late.
+        Duration late = TRICKLE_TIMEOUT.multipliedBy(3).dividedBy(4);
+        List<Trickle> clients = List.of(
+                new Trickle("the whole head, the request line too, a byte at a time", false, Duration.ZERO,
+                        List.of(new Trickle.Step(line + headers, byte150))),
+                new Trickle("a complete request line, then the headers a byte at a time", false, Duration.ZERO,
+                        List.of(new Trickle.Step(line, Duration.ZERO), new Trickle.Step(headers, byte150))),
+                new Trickle("a request line a byte at a time, complete 0.75 timeouts in, then the headers", false,
+                        Duration.ZERO, List.of(new Trickle.Step(line, late.dividedBy(line.length())),
+                        new Trickle.Step(headers, byte150))),
+                new Trickle("after a first response on the connection, the next head a byte at a time", true,
+                        Duration.ZERO, List.of(new Trickle.Step(line + headers, byte150))),
+                new Trickle("after a first response, 0.75 timeouts of silence, then the head a byte at a time", true,
+                        late, List.of(new Trickle.Step(line + headers, byte150))),
+                new Trickle("after a first response, 0.75 timeouts of silence, then a complete request line and the"
+                        + " headers a byte at a time", true, late, List.of(new Trickle.Step(line, Duration.ZERO),
+                        new Trickle.Step(headers, byte150))));
+        Duration deadline = TRICKLE_TIMEOUT.plus(TRICKLE_MARGIN);
+        Duration giveUp = deadline.plus(late).plusSeconds(1);
+        List<Trickle.Result> results = new ArrayList<>();
+        try (var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            List<java.util.concurrent.Future<Trickle.Result>> running = new ArrayList<>();
+            for (Trickle t : clients) {
+                running.add(threads.submit(() -> t.run(port, giveUp)));
+            }
+            for (var r : running) {
+                results.add(r.get());
+            }
+        }
+        List<String> wrong = new ArrayList<>();
+        for (Trickle.Result r : results) {
+            System.out.println("trickle on port " + port + ": " + r.trickle().name() + ": " + (r.closedAfter() == null
+                    ? "open" : "closed after " + r.closedAfter().toMillis() + " ms") + ", " + r.sent() + " bytes sent");
+            String sent = " (" + r.sent() + " of the head's " + r.total() + " bytes sent)";
+            // A server that counts from the head's first byte says so; its idle timeout covers the pause before.
+            Duration allowed = server.headTimeoutFromFirstByte() ? deadline.plus(r.trickle().pause()) : deadline;
+            if (r.closedAfter() == null) {
+                wrong.add(r.trickle().name() + ": still open " + Durations.format(giveUp)
+                        + " after the connection was ready" + sent);
+            } else if (r.closedAfter().compareTo(allowed) > 0) {
+                wrong.add(r.trickle().name() + ": closed " + r.closedAfter().toMillis() + " ms after the connection"
+                        + " was ready, later than " + allowed.toMillis() + " ms" + sent);
+            } else if (r.closedAfter().compareTo(TRICKLE_TIMEOUT.dividedBy(4)) < 0) {
+                wrong.add(r.trickle().name() + ": closed after only " + r.closedAfter().toMillis() + " ms" + sent);
+            }
+        }
+        assertEquals(List.of(), wrong, "trickling heads, timeout " + TRICKLE_TIMEOUT.toMillis() + " ms");
         assertEquals(200, status(port, "GET / HTTP/1.1\r\nHost: x\r\n\r\n"));
     }
 

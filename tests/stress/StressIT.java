@@ -27,7 +27,7 @@ class StressIT {
         Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
                 jar.toString(), "stress", "--server=nima", "--engine=jstachio", "--mode=virtual",
                 "--connections=200", "--streams-delay=20ms", "--aborts=100", "--slow-readers=20", "--idle=50",
-                "--half-sent=10",
+                "--half-sent=10", "--trickling=10",
                 "--idle-timeout=1s", "--out=" + out.resolve("results"))
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         boolean done = p.waitFor(180, TimeUnit.SECONDS);
@@ -43,7 +43,7 @@ class StressIT {
         assertEquals(7, csv.size(), String.join("\n", csv));
         assertTrue(csv.get(0).startsWith("scenario,server,engine,mode,pass,"), csv.get(0));
         for (String column : List.of("ttfb_p99_ms", "listen_drops", "baseline_after_s", "cases_right",
-                "half_sent_closed", "exit_code")) {
+                "half_sent_closed", "trickling_closed", "exit_code")) {
             assertTrue(csv.get(0).contains("," + column + ","), column + " in " + csv.get(0));
         }
         for (String scenario : Stress.SCENARIOS) {
