@@ -116,6 +116,11 @@ final class ServeCommand implements Callable<Integer> {
         }
         System.out.flush();
         stop.await();
+        if (config.server().stopsAcceptingAlone()) {
+            // New connections are refused from here on: a client that the drain's 503 sends away with Connection:
+            // close cannot come back, be accepted and then lose its request to the close after the grace period.
+            running.stopAccepting();
+        }
         site.drain(config.grace());
         running.close();
         site.close();

@@ -75,6 +75,11 @@ final class StressCommand implements Callable<Integer> {
                     + " Units: " + Durations.UNITS + ".")
     Duration idleTimeout;
 
+    @Option(names = "--shutdown-clients", paramLabel = "N", defaultValue = "64",
+            description = "shutdown: keep-alive clients loading the server at SIGTERM; the second part (pages that"
+                    + " outlive the grace period) has a quarter as many pages, at least 1 (default: ${DEFAULT-VALUE}).")
+    int shutdownClients;
+
     @Option(names = "--out", paramLabel = "DIR",
             description = "Results folder (default: results/stress-<UTC timestamp>).")
     Path out;
@@ -87,9 +92,10 @@ final class StressCommand implements Callable<Integer> {
                         Stress.SCENARIOS) + ".");
             }
         }
-        if (connections < 1 || aborts < 1 || idle < 0 || halfSent < 0 || trickling < 0 || slowReaders < 0) {
-            throw new UsageException("--connections and --aborts take at least 1, --idle, --half-sent, --trickling"
-                    + " and --slow-readers at least 0.");
+        if (connections < 1 || aborts < 1 || shutdownClients < 1 || idle < 0 || halfSent < 0 || trickling < 0
+                || slowReaders < 0) {
+            throw new UsageException("--connections, --aborts and --shutdown-clients take at least 1, --idle,"
+                    + " --half-sent, --trickling and --slow-readers at least 0.");
         }
         if (selection.target != null) {
             throw new UsageException("stress starts (and, in shutdown, stops) its own servers: --target is not"
@@ -108,8 +114,8 @@ final class StressCommand implements Callable<Integer> {
         more.put("streams_delay", Durations.format(streamsDelay));
         more.put("idle_timeout", Durations.format(idleTimeout));
         Provenance.add(folder, Provenance.record("stress", "pssrbench stress (built in)", flags, more));
-        StressSettings settings = new StressSettings(connections, streamsDelay, aborts, idle, halfSent, trickling, idleTimeout,
-                slowReaders, folder, System.out);
+        StressSettings settings = new StressSettings(connections, streamsDelay, aborts, idle, halfSent, trickling,
+                idleTimeout, slowReaders, folder, System.out, shutdownClients);
         List<Outcome> outcomes = Stress.run(chosen, scenarios, settings);
         Provenance.finish(folder);
         Stress.printTable(outcomes, System.out);

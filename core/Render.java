@@ -16,8 +16,8 @@ import java.util.logging.Logger;
  * One page render for one request: subscribes the data source, runs the engine with the flush policy of
  * {@link ChunkWriter}, and reports its end exactly once. Servers decide on which thread it runs.
  *
- * <p>On failure the render logs one line (a data-source or template error at WARNING; a client that went away
- * only at FINE) and throws {@link RenderFailedException} or completes its future with it: the server then aborts
+ * <p>On failure the render logs one line (a data-source or template error at WARNING; a client that went away, or
+ * a page cut by a stopping server, only at FINE) and throws {@link RenderFailedException} or completes its future with it: the server then aborts
  * the response so that it never ends as if complete.
  */
 public final class Render {
@@ -34,6 +34,8 @@ public final class Render {
     private final AtomicBoolean ended = new AtomicBoolean();
     private final CompletableFuture<Void> result = new CompletableFuture<>();
     private volatile boolean clientGone;
+    /** Cut by {@link #cut}: the server stops before the page could end; the drain logged it already. */
+    private volatile boolean cut;
     private volatile boolean cancelled;
     private volatile ProgressiveItems<?> items;
     private volatile Disposable subscription;
@@ -217,8 +219,22 @@ public final class Render {
 
     /** The client went away: stop promptly, dispose the subscription, fail the render. Any thread, idempotent. */
     public void cancel() {
-        cancelled = true;
         clientGone = true;
+        stop(new CancellationException("client disconnected"));
+    }
+
+    /**
+     * The grace period of a stopping server ended before the page did ({@link Site#drain}): stop as for
+     * {@link #cancel}, so that the server aborts the response (no last chunk), logged only at FINE since the drain
+     * announced the cut. Any thread, idempotent; a render that has ended already is left as it ended.
+     */
+    void cut() {
+        cut = true;
+        stop(new CancellationException("cut: the server is stopping and its grace period has ended"));
+    }
+
+    private void stop(CancellationException why) {
+        cancelled = true;
         ProgressiveItems<?> progressive = items;
         if (progressive != null) {
             progressive.cancel();
@@ -227,7 +243,7 @@ public final class Render {
         if (d != null) {
             d.dispose();
         }
-        end(new CancellationException("client disconnected"));
+        end(why);
     }
 
     /** Completes when the render ends: normally, or exceptionally with {@link RenderFailedException}. */
@@ -272,7 +288,7 @@ public final class Render {
             if (reported == null) {
                 result.complete(null);
             } else {
-                LOG.log(reported.clientGone() ? Level.FINE : Level.WARNING, reported.getMessage());
+                LOG.log(reported.clientGone() || cut ? Level.FINE : Level.WARNING, reported.getMessage());
                 result.completeExceptionally(reported);
             }
         }

@@ -34,10 +34,6 @@ public interface Server {
     boolean answersLater(Mode mode);
 
     /**
-     * Whether an HTTP/1.0 request gets its page (without chunked coding, which HTTP/1.0 clients such as ApacheBench
-     * cannot read); a server that cannot serve HTTP/1.0 refuses it with 505 and closes the connection.
-     */
-    /**
      * True for a server whose library reads its connection limits ({@link ConnectionLimits}'s idle timeout) once
      * per JVM, when its first server starts: {@code serve} runs one server per JVM, so they apply there, but a
      * second server in the same JVM keeps the first one's.
@@ -56,7 +52,21 @@ public interface Server {
         return false;
     }
 
+    /**
+     * Whether an HTTP/1.0 request gets its page (without chunked coding, which HTTP/1.0 clients such as ApacheBench
+     * cannot read); a server that cannot serve HTTP/1.0 refuses it with 505 and closes the connection.
+     */
     default boolean servesHttp10() {
+        return true;
+    }
+
+    /**
+     * Whether the server can stop accepting connections (close its listening socket) while its open connections go
+     * on: {@link Running#stopAccepting}. {@code serve} does so at SIGTERM, before the drain, so that a client sent
+     * away with a 503 and {@code Connection: close} is refused when it reconnects instead of being accepted and then
+     * cut by the final close. A server without a way keeps its listener open until {@link Running#close}.
+     */
+    default boolean stopsAcceptingAlone() {
         return true;
     }
 
@@ -89,6 +99,14 @@ public interface Server {
     interface Running extends AutoCloseable {
         /** The bound port (useful with port 0). */
         int port();
+
+        /**
+         * Closes the listening socket only: new connections are refused from then on, the open ones go on (their
+         * requests in flight and the next ones). Returns once a new connection is refused
+         * ({@link ListenAddress#awaitRefused}); idempotent. Only for a server whose
+         * {@link Server#stopsAcceptingAlone()} is true, any other throws {@link UnsupportedOperationException}.
+         */
+        void stopAccepting();
 
         /** Stops at once; in-flight responses are cut (see {@link Site#drain} for the graceful part). */
         @Override

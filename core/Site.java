@@ -25,6 +25,8 @@ public final class Site implements AutoCloseable {
     /** The demo page, or null when the site serves no demo. */
     private final byte[] demo;
     private final AtomicInteger inFlight = new AtomicInteger();
+    /** The renders not ended yet, for the drain to cut when its grace period ends. */
+    private final java.util.Set<Render> rendering = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /**
      * Requests not finished, each counted once: until its handler has returned and its render (if it started one)
      * has ended, whichever is later. The handler may still write after the render ended (the last chunk), so
@@ -245,6 +247,8 @@ public final class Site implements AutoCloseable {
     public Render render(Page<?> page, ChunkSink sink) {
         Render render = new Render(config.engine(), config.delay(), config.timers(), config.failAfter(), page, sink,
                 inFlight);
+        rendering.add(render);
+        render.done().whenComplete((v, failure) -> rendering.remove(render));
         Request request = CURRENT.get();
         if (request != null) {   // created while handling a request: part of it
             request.join(render);
@@ -333,6 +337,12 @@ public final class Site implements AutoCloseable {
      * Graceful shutdown, first half: new page requests get 503, and this waits up to {@code grace} for the pages in
      * flight to finish (a request counts once, from the moment it reaches {@link #handle} until its handler has
      * returned and its render has ended). Returns the number still in flight when the grace period ended.
+     *
+     * <p>Those are cut here, with one warning for them all: each render stops as if its client had gone, so the
+     * server aborts the response its own way (no last chunk) and the render logs only at FINE; this then waits up
+     * to {@link #CUT_WAIT} for their handlers to return. Left to the server's stop instead, a render whose thread the
+     * server interrupts (Helidon after its own grace, the JDK server's executor) would log a failure at WARNING,
+     * once per page.
      */
     public int drain(Duration grace) throws InterruptedException {
         draining = true;
@@ -344,9 +354,17 @@ public final class Site implements AutoCloseable {
         if (left > 0) {
             LOG.warning(left + " page(s) still in flight after the " + Durations.format(grace)
                     + " grace period; cutting them");
+            rendering.forEach(Render::cut);
+            long cutDeadline = System.nanoTime() + CUT_WAIT.toNanos();
+            while (requests.get() > 0 && System.nanoTime() < cutDeadline) {
+                Thread.sleep(5);
+            }
         }
         return left;
     }
+
+    /** How long {@link #drain} waits for the handlers of the pages it cut. */
+    static final Duration CUT_WAIT = Duration.ofMillis(500);
 
     /** The body of {@link ServerInfo#PATH}, built with Jackson from this server's configuration. */
     private byte[] info() {

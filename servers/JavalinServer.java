@@ -1,6 +1,7 @@
 package servers;
 
 import core.ChunkSink;
+import core.ListenAddress;
 import core.Logs;
 import core.Mode;
 import core.Page;
@@ -22,6 +23,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.BindException;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Javalin 7 on Jetty 12: a servlet container, blocking I/O on a thread per request (platform or virtual).
@@ -59,6 +61,7 @@ public final class JavalinServer implements Server {
     @Override
     public Running start(Listen listen, Site site) {
         Logs.quiet("org.eclipse.jetty", "io.javalin");
+        AtomicReference<ServerConnector> listener = new AtomicReference<>();   // the one connector, set below
         Javalin app = Javalin.create(cfg -> {
             cfg.startup.showJavalinBanner = false;
             cfg.startup.showOldJavalinVersionWarning = false;
@@ -81,6 +84,7 @@ public final class JavalinServer implements Server {
                 JettyHeadWatch headWatch = new JettyHeadWatch(connector, listen.limits().idleTimeout());
                 connector.addEventListener(headWatch);
                 http.addCustomizer(headWatch);
+                listener.set(connector);
                 return connector;
             });
             // Departs from Javalin's default (GZIP): compression would buffer the page. PssrBench writes to the
@@ -121,10 +125,24 @@ public final class JavalinServer implements Server {
             }
             throw e;
         }
+        int port = app.port();   // Jetty says -2 once the listener is closed
         return new Running() {
             @Override
             public int port() {
-                return app.port();
+                return port;
+            }
+
+            /**
+             * ServerConnector.close() closes the accept channel alone (with acceptor threads, as here; with none the
+             * selector would own it): each acceptor's blocking accept fails, is ignored since the connector is no
+             * longer open, and the acceptor ends; the endpoints go on. Not connector.shutdown(), Jetty's graceful
+             * step, which also cuts every open connection's idle timeout to 1 s, nor setAccepting(false), which
+             * parks the acceptors but leaves the socket bound, so that the kernel still queues connections.
+             */
+            @Override
+            public void stopAccepting() {
+                listener.get().close();
+                ListenAddress.awaitRefused(listen.host(), port);
             }
 
             @Override

@@ -4,6 +4,7 @@ import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import core.ChunkSink;
+import core.ListenAddress;
 import core.Logs;
 import core.Mode;
 import core.Page;
@@ -21,6 +22,7 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The JDK's own {@code com.sun.net.httpserver.HttpServer} (module jdk.httpserver), no dependency: the baseline that
@@ -178,16 +180,37 @@ public final class JdkServer implements Server {
         // never when it failed: closing would write the last chunk of a cut page.
         server.createContext("/", exchange -> handle(exchange, site));
         server.start();
+        AtomicReference<Thread> stopping = new AtomicReference<>();
+        int port = server.getAddress().getPort();
         return new Running() {
             @Override
             public int port() {
-                return server.getAddress().getPort();
+                return port;
+            }
+
+            /**
+             * The JDK has no call that closes the listener alone, but stop(delay) starts with it: it marks the server
+             * terminating (the dispatcher accepts no more), closes the listening channel, then waits up to the delay
+             * for the exchanges in progress while the dispatcher still serves the open connections' requests; when
+             * none is left in progress it closes the connections (idle ones, whose clients may lose a request sent
+             * at that moment, as with any keep-alive close) and stops. So it runs here on a thread of its own with no
+             * real limit, and close() ends it.
+             */
+            @Override
+            public void stopAccepting() {
+                Thread stop = Thread.ofPlatform().daemon(true).name("jdk-http-stop")
+                        .unstarted(() -> server.stop(Integer.MAX_VALUE));
+                if (stopping.compareAndSet(null, stop)) {
+                    stop.start();
+                }
+                ListenAddress.awaitRefused(listen.host(), port);
             }
 
             @Override
             public void close() {
-                // stop(0): close every connection now. stop(n) waits for the server's own count of exchanges,
-                // which a handler that ended by throwing (an aborted page) never decrements.
+                // stop(0): close every connection now, and end a stop(n) begun by stopAccepting. stop(n) waits for
+                // the server's own count of exchanges, which a handler that ended by throwing (an aborted page)
+                // never decrements.
                 server.stop(0);
                 executor.shutdownNow();
             }

@@ -1,6 +1,7 @@
 package servers;
 
 import core.ChunkSink;
+import core.ListenAddress;
 import core.Logs;
 import core.Mode;
 import core.Page;
@@ -102,10 +103,21 @@ public final class NettyServer implements Server {
             loops.dispose();
             throw new PortInUseException(listen.host(), listen.port(), e);
         }
+        int port = server.port();
         return new Running() {
             @Override
             public int port() {
-                return server.port();
+                return port;
+            }
+
+            /**
+             * DisposableServer.channel() is the listening channel: closing it closes the socket alone; the
+             * connections are the worker loops' and go on. disposeNow then finds it inactive and only waits for it.
+             */
+            @Override
+            public void stopAccepting() {
+                server.channel().close().awaitUninterruptibly(2000);
+                ListenAddress.awaitRefused(listen.host(), port);
             }
 
             @Override

@@ -58,6 +58,17 @@ public final class NimaServer implements Server {
     }
 
     /**
+     * Helidon 4.5.0 has no way to close its listener alone: WebServer has only start and stop, and both
+     * ServerListener.stop() and its checkpoint suspend() close the socket and then every connection (after its
+     * current request, and interrupted after shutdownGracePeriod); the socket is private, and closing it otherwise
+     * makes the accept loop call stop() all the same. So the listener stays open until {@code close}.
+     */
+    @Override
+    public boolean stopsAcceptingAlone() {
+        return false;
+    }
+
+    /**
      * Helidon rejects all Java deserialization JVM-wide by default (JEP 290), which would also reject JMX over RMI,
      * so bench could not read the server's MXBeans: let the standard JMX and RMI types through, nothing else.
      */
@@ -114,6 +125,11 @@ public final class NimaServer implements Server {
             @Override
             public int port() {
                 return server.port();
+            }
+
+            @Override
+            public void stopAccepting() {
+                throw new UnsupportedOperationException("nima cannot stop accepting alone (stopsAcceptingAlone)");
             }
 
             @Override

@@ -1,6 +1,7 @@
 package servers;
 
 import core.ChunkSink;
+import core.ListenAddress;
 import core.Logs;
 import core.Mode;
 import core.Page;
@@ -11,7 +12,6 @@ import core.Server;
 import core.Site;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.ThreadingModel;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.Vertx;
@@ -25,7 +25,6 @@ import io.vertx.core.net.SocketAddress;
 
 import java.io.IOException;
 import java.net.BindException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -131,8 +130,11 @@ public final class VertxServer implements Server {
     public Running start(Listen listen, Site site) {
         Logs.quiet("io.vertx", "io.netty");
         ThreadingModel threading = threading(listen.mode());
-        // Vert.x's defaults (event loops: twice the cores), but the worker pool sized as the blocking mode says.
-        Vertx vertx = Vertx.vertx(new VertxOptions().setWorkerPoolSize(listen.threads()));
+        // Vert.x's defaults (event loops: twice the cores, NIO), but the worker pool sized as the blocking mode says,
+        // and NIO through VertxListeners, which can close the listening sockets alone.
+        VertxListeners listeners = new VertxListeners();
+        Vertx vertx = Vertx.builder().with(new VertxOptions().setWorkerPoolSize(listen.threads()))
+                .withTransport(listeners).build();
         int instances = VertxOptions.DEFAULT_EVENT_LOOP_POOL_SIZE;
         // Port 0 would give each instance a port of its own; a shared random port is bound once and shared.
         SocketAddress address = listen.port() == 0 ? SocketAddress.sharedRandomPort(1, listen.host())
@@ -166,7 +168,7 @@ public final class VertxServer implements Server {
                 }
             }, deployment).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
-            close(vertx);
+            close(vertx, listeners);
             for (Throwable t = e; t != null; t = t.getCause()) {
                 if (t instanceof BindException) {
                     throw new PortInUseException(listen.host(), listen.port(), e);
@@ -174,7 +176,7 @@ public final class VertxServer implements Server {
             }
             throw new IllegalStateException("Vert.x did not start: " + e.getCause(), e.getCause());
         } catch (InterruptedException | TimeoutException e) {
-            close(vertx);
+            close(vertx, listeners);
             throw new IllegalStateException("Vert.x did not start: " + e, e);
         }
         return new Running() {
@@ -184,8 +186,14 @@ public final class VertxServer implements Server {
             }
 
             @Override
+            public void stopAccepting() {
+                listeners.close();
+                ListenAddress.awaitRefused(listen.host(), port.get());
+            }
+
+            @Override
             public void close() {
-                VertxServer.close(vertx);
+                VertxServer.close(vertx, listeners);
             }
         };
     }
@@ -203,8 +211,12 @@ public final class VertxServer implements Server {
         CompletableFuture.allOf(started.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
     }
 
-    /** Stops at once: open connections are closed, in-flight responses cut. */
-    private static void close(Vertx vertx) {
+    /**
+     * Stops at once: open connections are closed, in-flight responses cut. The listening sockets close first, so
+     * that no connection arrives while Vert.x unbinds (see {@link VertxListeners}).
+     */
+    private static void close(Vertx vertx, VertxListeners listeners) {
+        listeners.close();
         try {
             vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         } catch (ExecutionException | TimeoutException e) {
@@ -363,17 +375,17 @@ public final class VertxServer implements Server {
         }
 
         /**
-         * The virtual-thread verticle's way: the engine renders on a new virtual thread into a {@link Pipe}; this
+         * The virtual-thread verticle's way: the engine renders on a new virtual thread into a {@link VertxPipe}; this
          * handler awaits each chunk and writes it, awaiting the write too when Vert.x's write queue is full. Every
          * wait is a {@code Future.await}, so the verticle serves other requests meanwhile.
          */
         private void awaitingEachChunk(Page page, HttpServerResponse res) {
-            Pipe pipe = new Pipe();
+            VertxPipe pipe = new VertxPipe();
             Render render = site.render(page, pipe);   // here, so that a drain counts it as part of this request
             res.closeHandler(v -> render.cancel());   // runs on the verticle while this handler awaits
             site.startLater(render).done().whenComplete((v, failure) -> pipe.end(failure));
             try {
-                for (Object next = pipe.take(); next != Pipe.END; next = pipe.take()) {
+                for (Object next = pipe.take(); next != VertxPipe.END; next = pipe.take()) {
                     if (next instanceof Throwable) {
                         abort();
                         return;
@@ -429,54 +441,6 @@ public final class VertxServer implements Server {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IOException("interrupted", e);
-            }
-        }
-    }
-
-    /**
-     * Chunks from a render's thread to the virtual-thread handler that writes them, then the render's end: END, or
-     * the failure. The handler waits with {@code Future.await}, never with a JDK blocking call (see the class
-     * comment); the render's thread never waits (a page is small, and the render is paced by its data source).
-     */
-    private static final class Pipe implements ChunkSink {
-        static final Object END = new Object();
-        private final ArrayDeque<Object> items = new ArrayDeque<>();
-        private Promise<Void> waiting;
-
-        @Override
-        public void chunk(byte[] bytes) {
-            offer(bytes);
-        }
-
-        void end(Throwable failure) {
-            offer(failure == null ? END : failure);
-        }
-
-        private void offer(Object item) {
-            Promise<Void> wake;
-            synchronized (this) {
-                items.add(item);
-                wake = waiting;
-                waiting = null;
-            }
-            if (wake != null) {
-                wake.complete();
-            }
-        }
-
-        /** The next item, awaiting it if there is none yet. */
-        Object take() {
-            while (true) {
-                Promise<Void> next;
-                synchronized (this) {
-                    Object item = items.poll();
-                    if (item != null) {
-                        return item;
-                    }
-                    next = Promise.promise();
-                    waiting = next;
-                }
-                next.future().await();
             }
         }
     }

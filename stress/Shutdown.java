@@ -3,42 +3,56 @@ package stress;
 import core.Combination;
 
 import java.io.IOException;
-import java.net.ConnectException;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The {@code shutdown} scenario: 64 keep-alive clients load the server with pages of about 0.4 s; 2 s in, SIGTERM.
- * Every response is classified: a complete page (200, terminator, the same body as every other), a page cut
- * without its last chunk, a complete page with a wrong body (a "complete" page that is not: must never happen),
- * 503, a connection closed before any response, or refused; the server must exit 0 within the grace period (plus
- * 2 s to stop) and log nothing at warning level.
+ * The {@code shutdown} scenario, first part: keep-alive clients (64 by default) load the server with pages of about
+ * 0.4 s; 2 s in, SIGTERM. Every response is classified: a complete page (200, terminator, the same body as every
+ * other), a page cut without its last chunk, a complete page with a wrong body (a "complete" page that is not: must
+ * never happen), 503, a connection closed before any response, or refused; the server must exit 0 within the grace
+ * period (plus 2 s to stop) and log nothing at warning level. The second part, pages that outlive the grace period,
+ * is {@link ShutdownCut}; both go into one row.
+ *
+ * <p>A request sent after SIGTERM may be closed without a response only on a connection that was open at SIGTERM,
+ * and so at most once per such connection: HTTP/1.1 lets a server close an idle keep-alive connection at any time,
+ * and a request the client sends at that moment is lost (RFC 9112 section 9.3.1: the client retries it), which
+ * happens at the latest when the server stops. A new connection must be refused, or get its 503: one accepted after
+ * SIGTERM and then closed unanswered is a server cutting a new request. Measured (README) with the listener left
+ * open until the final close, as before: 6-107 requests per server and run closed unanswered, nearly all on
+ * connections opened after SIGTERM by clients reconnecting after their 503; with it closed at SIGTERM: 0-3 per run,
+ * none on a new connection.
  */
 final class Shutdown {
 
-    private static final int CLIENTS = 64;
     private static final Duration GRACE = Duration.ofSeconds(3);
 
     private Shutdown() {
     }
 
     static Outcome run(Combination c, StressSettings s) throws IOException, InterruptedException {
+        Map<String, Object> f = new LinkedHashMap<>();
+        boolean pass;
+        String note = "";
         try (StressServer server = StressServer.start(c, s.folder(), "shutdown", "--delay=20ms",
                 "--grace=" + GRACE.toSeconds() + "s")) {
             int port = server.port();
             Raw.Response reference = Raw.exchange(port, Raw.get("/stocks", port), 10_000);
             Map<String, AtomicLong> counts = new ConcurrentHashMap<>();
             AtomicLong sigterm = new AtomicLong();
+            AtomicInteger open = new AtomicInteger();
             long end = System.nanoTime() + Duration.ofSeconds(15).toNanos();   // bound, whatever happens
-            Thread[] clients = new Thread[CLIENTS];
-            for (int i = 0; i < CLIENTS; i++) {
-                clients[i] = Thread.ofVirtual().start(() -> load(port, reference, counts, sigterm, end));
+            Thread[] clients = new Thread[s.shutdownClients()];
+            for (int i = 0; i < clients.length; i++) {
+                clients[i] = Thread.ofVirtual().start(() -> load(port, reference, counts, sigterm, open, end));
             }
             Thread.sleep(2000);
+            int openAtSigterm = open.get();
             server.terminate();
             long t0 = System.nanoTime();
             sigterm.set(t0);
@@ -47,38 +61,59 @@ final class Shutdown {
             for (Thread t : clients) {
                 t.join(Duration.ofSeconds(20));
             }
-            Map<String, Object> f = new LinkedHashMap<>();
+            f.put("clients", clients.length);
             for (String k : new String[] {"complete", "cut", "false_complete", "status_503", "closed_no_response",
                     "refused", "other"}) {
-                f.put(k + "_before", counts.getOrDefault(k + "_before", new AtomicLong()).get());
-                f.put(k + "_after", counts.getOrDefault(k + "_after", new AtomicLong()).get());
+                f.put(k + "_before", get(counts, k + "_before"));
+                f.put(k + "_after", get(counts, k + "_after"));
             }
+            f.put("connections_at_sigterm", openAtSigterm);
+            f.put("closed_no_response_new_after", get(counts, "closed_no_response_new_after"));
             f.put("grace_s", GRACE.toSeconds());
             f.put("exit_code", exit);
             f.put("exit_after_s", exitS);
             long warnings = server.warnings();
             f.put("warning_lines", warnings);
-            long falseComplete = (long) f.get("false_complete_before") + (long) f.get("false_complete_after");
-            long other = (long) f.get("other_before") + (long) f.get("other_after");
-            boolean pass = falseComplete == 0 && other == 0 && exit == 0 && warnings == 0
-                    && exitS <= GRACE.toSeconds() + 2;
-            return new Outcome("shutdown", c, f, "SIGTERM under load: no page ends complete unless it is; new"
-                    + " requests get 503 or are refused; exit 0 within the " + GRACE.toSeconds() + " s grace + 2 s;"
-                    + " no warning in the log", pass, "");
+            long falseComplete = get(counts, "false_complete_before") + get(counts, "false_complete_after");
+            long other = get(counts, "other_before") + get(counts, "other_after");
+            long cutNew = get(counts, "closed_no_response_new_after");
+            long cutKept = get(counts, "closed_no_response_after") - cutNew;
+            pass = falseComplete == 0 && other == 0 && exit == 0 && warnings == 0
+                    && exitS <= GRACE.toSeconds() + 2 && cutNew == 0 && cutKept <= openAtSigterm;
+            if (cutNew > 0) {
+                note = cutNew + " request(s) on connections opened after SIGTERM closed without a response. ";
+            }
         }
+        ShutdownCut.Result cut = ShutdownCut.run(c, s, Math.max(1, s.shutdownClients() / 4));
+        f.putAll(cut.figures());
+        return new Outcome("shutdown", c, f, "SIGTERM under load: no page ends complete unless it is; requests"
+                + " after SIGTERM get 503 or are refused, except one closed unanswered per connection open at"
+                + " SIGTERM at most (RFC 9112 9.3.1) and none on a connection opened after it; exit 0 within the "
+                + GRACE.toSeconds() + " s grace + 2 s; no warning in the log. " + ShutdownCut.RULE,
+                pass && cut.pass(), (note + cut.note()).strip());
     }
 
-    /** One client: GET after GET on a keep-alive connection, reconnecting when it closes, until the server is gone. */
+    private static long get(Map<String, AtomicLong> counts, String key) {
+        return counts.getOrDefault(key, new AtomicLong()).get();
+    }
+
+    /**
+     * One client: GET after GET on a keep-alive connection, reconnecting when it closes, until the server is gone (a
+     * connection attempt that fails once the server has been told to stop).
+     */
     private static void load(int port, Raw.Response reference, Map<String, AtomicLong> counts, AtomicLong sigterm,
-                             long end) {
+                             AtomicInteger open, long end) {
         Socket socket = null;
+        long opened = 0;
         try {
             while (System.nanoTime() < end) {
                 long sent = System.nanoTime();
                 if (socket == null) {
                     try {
                         socket = Raw.open(port, 10_000);
-                    } catch (ConnectException e) {
+                        opened = sent;
+                        open.incrementAndGet();
+                    } catch (IOException e) {   // refused, or reset as the listening socket closed
                         count(counts, "refused", sent, sigterm);
                         if (sigterm.get() != 0) {
                             return;   // the server is gone
@@ -87,36 +122,26 @@ final class Shutdown {
                         continue;
                     }
                 }
+                String kind;
                 try {
                     Raw.send(socket, Raw.get("/stocks", port));
+                    kind = kind(Raw.read(socket), reference);
                 } catch (IOException e) {   // closed by the server meanwhile
-                    count(counts, "closed_no_response", sent, sigterm);
-                    socket.close();
-                    socket = null;
-                    continue;
-                }
-                Raw.Response r = Raw.read(socket);
-                String kind;
-                if (r.status() == 0) {
                     kind = "closed_no_response";
-                } else if (r.status() == 503) {
-                    kind = "status_503";
-                } else if (r.status() == 200 && r.complete()) {
-                    kind = r.bodyBytes() == reference.bodyBytes() && r.bodyCrc() == reference.bodyCrc()
-                            ? "complete" : "false_complete";
-                } else if (r.status() == 200) {
-                    kind = "cut";
-                } else {
-                    kind = "other";
                 }
                 count(counts, kind, sent, sigterm);
-                if (!r.complete() || r.status() == 503) {
+                long t = sigterm.get();
+                if (kind.equals("closed_no_response") && t != 0 && opened >= t) {
+                    counts.computeIfAbsent("closed_no_response_new_after", k -> new AtomicLong()).incrementAndGet();
+                }
+                if (!kind.equals("complete")) {   // a 503 says Connection: close; anything else ended it
                     socket.close();
                     socket = null;
+                    open.decrementAndGet();
                 }
             }
         } catch (IOException e) {
-            count(counts, "closed_no_response", System.nanoTime(), sigterm);
+            // closing a socket failed: it is closed anyway
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
@@ -128,6 +153,20 @@ final class Shutdown {
                 }
             }
         }
+    }
+
+    private static String kind(Raw.Response r, Raw.Response reference) {
+        if (r.status() == 0) {
+            return "closed_no_response";
+        } else if (r.status() == 503) {
+            return "status_503";
+        } else if (r.status() == 200 && r.complete()) {
+            return r.bodyBytes() == reference.bodyBytes() && r.bodyCrc() == reference.bodyCrc()
+                    ? "complete" : "false_complete";
+        } else if (r.status() == 200) {
+            return "cut";
+        }
+        return "other";
     }
 
     private static void count(Map<String, AtomicLong> counts, String kind, long sent, AtomicLong sigterm) {

@@ -132,8 +132,13 @@ final class StressServer implements AutoCloseable {
 
     /** Lines of the server's log at WARNING or SEVERE. */
     long warnings() throws IOException {
+        return warningLines().size();
+    }
+
+    /** The server's log lines at WARNING or SEVERE. */
+    List<String> warningLines() throws IOException {
         return Files.readAllLines(log).stream().filter(l -> l.contains(" WARNING ") || l.contains(" SEVERE "))
-                .count();
+                .toList();
     }
 
     /** Lines of the server's log that are stack frames ("\tat ...") or uncaught-exception reports. */

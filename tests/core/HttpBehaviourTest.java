@@ -204,6 +204,39 @@ class HttpBehaviourTest {
         }
     }
 
+    /**
+     * The drain cuts the pages left when its grace period ends, before the server stops: each ends without its last
+     * chunk (no page end; a buffered page, of which nothing was sent, gets a 500), well before it would have ended.
+     */
+    @ParameterizedTest(name = "{0} {1} {2}")
+    @MethodSource("serversAndModes")
+    void theDrainCutsThePagesLeftWhenTheGraceEnds(String server, String engine, String mode) throws Exception {
+        int pages = 2;
+        try (Servers.Started s = start(server, engine, mode, Duration.ofMillis(200))) {   // a page lasts 4 s
+            List<RawHttp.Exchange> open = new ArrayList<>();
+            try {
+                for (int i = 0; i < pages; i++) {
+                    open.add(new RawHttp.Exchange(s.port(), "/stocks"));
+                }
+                long deadline = System.nanoTime() + 5_000_000_000L;
+                while (s.site().inFlight() < pages && System.nanoTime() < deadline) {
+                    Thread.sleep(5);
+                }
+                long start = System.nanoTime();
+                assertEquals(pages, s.site().drain(Duration.ofMillis(50)));
+                for (RawHttp.Exchange page : open) {
+                    String response = page.rest();
+                    assertTrue(!response.contains("</html>"), "cut: " + response);
+                }
+                assertTrue(System.nanoTime() - start < 2_000_000_000L, "cut at once, not when the page ended");
+            } finally {
+                for (RawHttp.Exchange page : open) {
+                    page.close();
+                }
+            }
+        }
+    }
+
     @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("serversAndModes")
     void theLinkedFilesAreServedWithTypesAndCaching(String server, String engine, String mode) throws IOException {
