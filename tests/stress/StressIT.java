@@ -1,5 +1,7 @@
 package stress;
 
+import cli.Registry;
+import core.Server;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -7,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -15,58 +18,90 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * {@code stress} through the packaged jar at small sizes: every scenario in a server JVM of its own passes,
  * stress.csv has a row per scenario with its figures, provenance.json and report.html are written, and the table is
- * printed. Takes seconds (a few server JVMs), not minutes.
+ * printed. About three minutes on two cores (a server JVM per scenario and server).
  */
 class StressIT {
 
-    /** Every scenario but shutdown on nima, which fails that one (Helidon 4.5.0 cannot stop accepting alone). */
+    /**
+     * What the JDK's own HTTP server gets wrong in {@code malformed}, which PssrBench cannot change without replacing
+     * that server's request parsing (README, "Stress"): a request line over its header limit is closed without an
+     * answer, and the HTTP/2 preface's target {@code *} gets its 404 for a path no context matches. If the JDK
+     * changes either, this test fails so that the README is corrected.
+     */
+    private static final Map<String, Map<String, List<String>>> KNOWN_WRONG = Map.of(
+            "jdk", Map.of("malformed", List.of("10 MB request line", "HTTP/2 preface")));
+
+    /**
+     * Every scenario but shutdown (below) at small sizes on every server of the registry: each passes, apart from
+     * the cases {@link #KNOWN_WRONG} names, which must fail exactly so.
+     */
     @Test
-    void everyScenarioPassesAtSmallSizesOnOneCombination(@TempDir Path out) throws Exception {
+    void everyScenarioPassesAtSmallSizesOnEveryServer(@TempDir Path out) throws Exception {
         List<String> scenarios = Stress.SCENARIOS.stream().filter(s -> !s.equals("shutdown")).toList();
-        String console = stress(out, "--server=nima", "--engine=jstachio", "--mode=virtual",
-                "--scenario=" + String.join(",", scenarios), "--connections=200", "--streams-delay=20ms",
-                "--aborts=100", "--slow-readers=20", "--idle=50", "--half-sent=10", "--trickling=10", "--idle-timeout=1s");
-        assertTrue(console.contains(scenarios.size() + " of " + scenarios.size() + " passed"), console);
+        List<String> servers = Registry.SERVERS.stream().map(Server::id).toList();
+        String console = stress(out, 600, KNOWN_WRONG.isEmpty() ? 0 : 1, "--server=" + String.join(",", servers), "--engine=jstachio",
+                "--mode=virtual", "--scenario=" + String.join(",", scenarios), "--connections=200",
+                "--streams-delay=20ms", "--aborts=100", "--slow-readers=20", "--idle=50", "--half-sent=10",
+                "--trickling=10", "--idle-timeout=1s");
+        int known = KNOWN_WRONG.values().stream().mapToInt(Map::size).sum();
+        int total = scenarios.size() * servers.size();
+        assertTrue(console.contains((total - known) + " of " + total + " passed"), console);
 
         List<String> csv = Files.readAllLines(out.resolve("results/stress.csv"));
-        assertEquals(scenarios.size() + 1, csv.size(), String.join("\n", csv));
+        assertEquals(total + 1, csv.size(), String.join("\n", csv));
         assertTrue(csv.get(0).startsWith("scenario,server,engine,mode,pass,"), csv.get(0));
         for (String column : List.of("ttfb_p99_ms", "listen_drops", "baseline_after_s", "cases_right",
                 "half_sent_closed", "trickling_closed")) {
             assertTrue(csv.get(0).contains("," + column + ","), column + " in " + csv.get(0));
         }
-        for (String scenario : scenarios) {
-            assertTrue(csv.stream().anyMatch(l -> l.startsWith(scenario + ",nima,jstachio,virtual,true,")),
-                    scenario + " passed: " + String.join("\n", csv));
+        for (String server : servers) {
+            for (String scenario : scenarios) {
+                List<String> wrong = KNOWN_WRONG.getOrDefault(server, Map.of()).get(scenario);
+                String row = csv.stream().filter(l -> l.startsWith(scenario + "," + server + ",jstachio,virtual,"))
+                        .findFirst().orElseThrow(() -> new AssertionError(scenario + " on " + server + ": no row"));
+                if (wrong == null) {
+                    assertTrue(row.startsWith(scenario + "," + server + ",jstachio,virtual,true,"), row);
+                } else {
+                    assertTrue(row.startsWith(scenario + "," + server + ",jstachio,virtual,false,"), row);
+                    // the note names every wrong case, "NAME: got [...], want [...]", and no other
+                    assertEquals(wrong.size(), row.split(": got ", -1).length - 1, row);
+                    wrong.forEach(name -> assertTrue(row.contains(name + ": got "), name + " in " + row));
+                }
+            }
         }
         assertTrue(Files.readString(out.resolve("results/provenance.json")).contains("\"command\" : \"stress\""));
         String report = Files.readString(out.resolve("results/report.html"));
-        assertTrue(report.contains("<h2 id=\"stress\">Stress</h2>") && report.contains("<h3>slow-readers</h3>")
-                && !report.contains("FAIL"), report);
+        assertTrue(report.contains("<h2 id=\"stress\">Stress</h2>") && report.contains("<h3>slow-readers</h3>"),
+                report);
     }
 
     /**
-     * shutdown at reduced size (16 keep-alive clients, then 4 pages that outlive the grace) on two servers that
-     * stop accepting at SIGTERM, each its own way: Vert.x through its transport, the JDK server through stop(delay).
+     * shutdown at reduced size (16 keep-alive clients, then 4 pages that outlive the grace) on every server that
+     * can stop accepting at SIGTERM, each its own way ({@link Server#stopsAcceptingAlone}; one that cannot cuts
+     * requests on connections it accepted after SIGTERM in most runs, README "Stress").
      */
     @Test
     void shutdownPassesAtReducedSize(@TempDir Path out) throws Exception {
-        String console = stress(out, "--server=vertx,jdk", "--engine=jstachio", "--mode=virtual",
-                "--scenario=shutdown", "--shutdown-clients=16");
-        assertTrue(console.contains("2 of 2 passed"), console);
+        List<String> servers = Registry.SERVERS.stream().filter(Server::stopsAcceptingAlone).map(Server::id).toList();
+        String console = stress(out, 300, 0, "--server=" + String.join(",", servers), "--engine=jstachio",
+                "--mode=virtual", "--scenario=shutdown", "--shutdown-clients=16");
+        assertTrue(console.contains(servers.size() + " of " + servers.size() + " passed"), console);
         List<String> csv = Files.readAllLines(out.resolve("results/stress.csv"));
         for (String column : List.of("exit_code", "closed_no_response_new_after", "connections_at_sigterm",
                 "overrun_cut", "overrun_exit_after_s", "overrun_announced")) {
             assertTrue(csv.get(0).contains("," + column + ","), column + " in " + csv.get(0));
         }
-        for (String server : List.of("vertx", "jdk")) {
+        for (String server : servers) {
             assertTrue(csv.stream().anyMatch(l -> l.startsWith("shutdown," + server + ",jstachio,virtual,true,")),
                     server + " passed: " + String.join("\n", csv));
         }
     }
 
-    /** Runs {@code stress} with {@code args} and the results in {@code out}/results; returns the console. */
-    private static String stress(Path out, String... args) throws Exception {
+    /**
+     * Runs {@code stress} with {@code args} and the results in {@code out}/results, within {@code timeoutS}, expecting
+     * {@code exitCode} (stress exits 1 when a scenario fails); returns the console.
+     */
+    private static String stress(Path out, int timeoutS, int exitCode, String... args) throws Exception {
         Path jar = Path.of(System.getProperty("pssrbench.jar", "target/pssrbench.jar"));
         assertTrue(Files.isRegularFile(jar), "run after 'mvn package': " + jar);
         Path log = out.resolve("console.txt");
@@ -75,13 +110,13 @@ class StressIT {
         command.addAll(List.of(args));
         command.add("--out=" + out.resolve("results"));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        boolean done = p.waitFor(180, TimeUnit.SECONDS);
+        boolean done = p.waitFor(timeoutS, TimeUnit.SECONDS);
         if (!done) {
             p.destroyForcibly().waitFor();
         }
         String console = Files.readString(log, StandardCharsets.UTF_8);
-        assertTrue(done, "stress finished within 3 minutes:\n" + console);
-        assertEquals(0, p.exitValue(), console);
+        assertTrue(done, "stress finished within " + timeoutS + " s:\n" + console);
+        assertEquals(exitCode, p.exitValue(), console);
         return console;
     }
 }
