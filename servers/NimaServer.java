@@ -58,17 +58,6 @@ public final class NimaServer implements Server {
     }
 
     /**
-     * Helidon 4.5.0 has no way to close its listener alone: WebServer has only start and stop, and both
-     * ServerListener.stop() and its checkpoint suspend() close the socket and then every connection (after its
-     * current request, and interrupted after shutdownGracePeriod); the socket is private, and closing it otherwise
-     * makes the accept loop call stop() all the same. So the listener stays open until {@code close}.
-     */
-    @Override
-    public boolean stopsAcceptingAlone() {
-        return false;
-    }
-
-    /**
      * Helidon rejects all Java deserialization JVM-wide by default (JEP 290), which would also reject JMX over RMI,
      * so bench could not read the server's MXBeans: let the standard JMX and RMI types through, nothing else.
      */
@@ -89,6 +78,7 @@ public final class NimaServer implements Server {
         Logs.ignoreClientNoise("io.helidon.webserver.ServerListener", r -> r.getThrown() != null
                 && Logs.causedBy(r.getThrown(), "java.util.concurrent.RejectedExecutionException"));
         NimaHeadWatch headWatch = new NimaHeadWatch(listen.limits().idleTimeout());
+        NimaStop stop = new NimaStop();   // Helidon has no stop of accepting alone: NimaStop says how it makes one
         Http1Config http1 = Http1Config.builder().addReceiveListener(headWatch).build();
         WebServer server = WebServer.builder()
                 .host(listen.host())
@@ -107,7 +97,12 @@ public final class NimaServer implements Server {
                 // Helidon answered a garbage request line with nothing and no longer swept idle connections; with
                 // a single selector Helidon creates the connection as it is accepted, before its first byte.
                 .protocolsDiscoverServices(false)
-                .addConnectionSelector(headWatch.selector(Http1ConnectionSelector.builder().config(http1).build()))
+                .addConnectionSelector(stop.selector(
+                        headWatch.selector(Http1ConnectionSelector.builder().config(http1).build())))
+                // How long Helidon's stop, begun by stopAccepting, waits for the open connections before it
+                // interrupts them (default 0.5 s): longer than the drain (the grace, then up to 0.5 s for the pages it
+                // cut), so that the drain, not Helidon, ends the pages; close() ends the wait when the drain is done.
+                .shutdownGracePeriod(site.settings().grace().plusSeconds(1))
                 // Departs from Helidon's default (false): with Nagle on, every chunked page gains a ~40 ms
                 // delayed-ACK stall.
                 .connectionOptions(socket -> socket.tcpNoDelay(true))
@@ -121,6 +116,7 @@ public final class NimaServer implements Server {
         if (!server.isRunning()) {   // Helidon's start() does not throw when it cannot bind
             throw new PortInUseException(listen.host(), listen.port(), null);
         }
+        stop.server(server);
         return new Running() {
             @Override
             public int port() {
@@ -129,12 +125,12 @@ public final class NimaServer implements Server {
 
             @Override
             public void stopAccepting() {
-                throw new UnsupportedOperationException("nima cannot stop accepting alone (stopsAcceptingAlone)");
+                stop.stopAccepting();
             }
 
             @Override
             public void close() {
-                server.stop();
+                stop.close();
             }
         };
     }
