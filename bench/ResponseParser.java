@@ -24,6 +24,7 @@ public final class ResponseParser {
     private int status;
     private long contentLength = -1;
     private boolean chunked;
+    private boolean closes;
     private long remaining;
     private long bodyBytes;
     private int chunks;
@@ -54,6 +55,7 @@ public final class ResponseParser {
         status = 0;
         contentLength = -1;
         chunked = false;
+        closes = false;
         remaining = 0;
         bodyBytes = 0;
         chunks = 0;
@@ -162,6 +164,10 @@ public final class ResponseParser {
             contentLength = Long.parseLong(value);
         } else if (name.equalsIgnoreCase("transfer-encoding") && value.equalsIgnoreCase("chunked")) {
             chunked = true;
+        } else if (name.equalsIgnoreCase("connection")) {
+            for (String token : value.split(",")) {
+                closes |= token.trim().equalsIgnoreCase("close");
+            }
         }
     }
 
@@ -191,6 +197,14 @@ public final class ResponseParser {
 
     public int status() {
         return status;
+    }
+
+    /**
+     * Whether the response said {@code Connection: close}: the server closes the connection after it, so a client
+     * must not send another request on it (RFC 9112, 9.6).
+     */
+    public boolean closes() {
+        return closes;
     }
 
     public long bodyBytes() {

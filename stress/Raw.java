@@ -13,8 +13,14 @@ import java.nio.charset.StandardCharsets;
 /** Blocking loopback sockets for the scenarios that send exact bytes; every read bounded by a timeout. */
 final class Raw {
 
-    /** How one response ended: its status (0: none), whether it was complete, and the body's length and CRC. */
-    record Response(int status, boolean complete, long bodyBytes, long bodyCrc, String failure) {
+    /**
+     * How one response ended: its status (0: none), whether it was complete, the body's length and CRC, and whether
+     * it said {@code Connection: close} (then the connection is not to be used again).
+     */
+    record Response(int status, boolean complete, long bodyBytes, long bodyCrc, String failure, boolean closes) {
+        Response(int status, boolean complete, long bodyBytes, long bodyCrc, String failure) {
+            this(status, complete, bodyBytes, bodyCrc, failure, false);
+        }
     }
 
     private Raw() {
@@ -67,7 +73,8 @@ final class Raw {
                         }
                         pending.flip();
                     }
-                    return new Response(parser.status(), true, parser.bodyBytes(), parser.bodyCrc(), null);
+                    return new Response(parser.status(), true, parser.bodyBytes(), parser.bodyCrc(), null,
+                            parser.closes());
                 }
             }
         } catch (SocketTimeoutException e) {

@@ -123,9 +123,12 @@ final class Shutdown {
                     }
                 }
                 String kind;
+                boolean closes = false;
                 try {
                     Raw.send(socket, Raw.get("/stocks", port));
-                    kind = kind(Raw.read(socket), reference);
+                    Raw.Response r = Raw.read(socket);
+                    kind = kind(r, reference);
+                    closes = r.closes();
                 } catch (IOException e) {   // closed by the server meanwhile
                     kind = "closed_no_response";
                 }
@@ -134,7 +137,9 @@ final class Shutdown {
                 if (kind.equals("closed_no_response") && t != 0 && opened >= t) {
                     counts.computeIfAbsent("closed_no_response_new_after", k -> new AtomicLong()).incrementAndGet();
                 }
-                if (!kind.equals("complete")) {   // a 503 says Connection: close; anything else ended it
+                // A 503 says Connection: close; so may a page that a stopping server ends its connection with
+                // (Jetty does), and a client sends nothing more on such a connection; anything else ended it.
+                if (!kind.equals("complete") || closes) {
                     socket.close();
                     socket = null;
                     open.decrementAndGet();

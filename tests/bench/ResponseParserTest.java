@@ -29,6 +29,20 @@ class ResponseParserTest {
     }
 
     @Test
+    void connectionCloseIsNotedAmongTheTokensAndResetForTheNextResponse() {
+        ResponseParser p = new ResponseParser(0);
+        assertFalse(p.closes());
+        assertTrue(p.feed(bytes(CHUNKED), 1));
+        assertFalse(p.closes(), "no Connection header: the connection stays");
+        p.reset();
+        assertTrue(p.feed(bytes("HTTP/1.1 200 OK\r\nConnection: keep-alive, Close\r\nContent-Length: 2\r\n\r\nok"), 2));
+        assertTrue(p.closes());
+        p.reset();
+        assertTrue(p.feed(bytes("HTTP/1.1 200 OK\r\nConnection: keep-alive\r\nContent-Length: 2\r\n\r\nok"), 3));
+        assertFalse(p.closes());
+    }
+
+    @Test
     void aChunkedResponseFedAtOnce() {
         ResponseParser p = new ResponseParser(BODY.indexOf("item2"));
         assertTrue(p.feed(bytes(CHUNKED), 7));
