@@ -1,5 +1,6 @@
 package bench;
 
+import core.ListenAddress;
 import core.Page;
 import records.Row;
 import org.HdrHistogram.Histogram;
@@ -7,7 +8,6 @@ import org.HdrHistogram.Histogram;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
-import java.net.NetworkInterface;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -119,9 +119,7 @@ record PointMeasurement(Duration warmup, Duration duration, int loadThreads, boo
      */
     static boolean onThisMachine(URI base) {
         try {
-            InetAddress address = InetAddress.getByName(base.getHost());
-            return address.isLoopbackAddress() || address.isAnyLocalAddress()
-                    || NetworkInterface.getByInetAddress(address) != null;
+            return ListenAddress.isLocal(InetAddress.getByName(base.getHost()));
         } catch (IOException | RuntimeException e) {
             return false;
         }

@@ -91,7 +91,8 @@ public final class ListenAddress {
                 + Durations.format(timeout) + " after the server closed its listening socket");
     }
 
-    private static boolean isLocal(InetAddress address) {
+    /** Whether {@code address} is this machine's: the wildcard, a loopback address or one of its interfaces'. */
+    public static boolean isLocal(InetAddress address) {
         if (address.isAnyLocalAddress() || address.isLoopbackAddress()) {
             return true;
         }

@@ -346,21 +346,23 @@ public final class Site implements AutoCloseable {
      */
     public int drain(Duration grace) throws InterruptedException {
         draining = true;
-        long deadline = System.nanoTime() + grace.toNanos();
-        while (requests.get() > 0 && System.nanoTime() < deadline) {
-            Thread.sleep(5);
-        }
-        int left = requests.get();
+        int left = awaitRequests(grace);
         if (left > 0) {
             LOG.warning(left + " page(s) still in flight after the " + Durations.format(grace)
                     + " grace period; cutting them");
             rendering.forEach(Render::cut);
-            long cutDeadline = System.nanoTime() + CUT_WAIT.toNanos();
-            while (requests.get() > 0 && System.nanoTime() < cutDeadline) {
-                Thread.sleep(5);
-            }
+            awaitRequests(CUT_WAIT);
         }
         return left;
+    }
+
+    /** Waits up to {@code limit} for every request to finish; returns how many have not. */
+    private int awaitRequests(Duration limit) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (requests.get() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        return requests.get();
     }
 
     /** How long {@link #drain} waits for the handlers of the pages it cut. */

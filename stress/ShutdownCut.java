@@ -5,7 +5,6 @@ import core.Durations;
 import core.Page;
 
 import java.io.IOException;
-import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -118,12 +117,7 @@ final class ShutdownCut {
 
     /** One GET of /stocks on a connection of its own, read to its end or until the connection closes. */
     private static Ended page(int port) {
-        try (Socket socket = Raw.open(port, 15_000)) {
-            Raw.send(socket, Raw.get("/stocks", port));
-            return new Ended(Raw.read(socket), System.nanoTime());
-        } catch (IOException e) {
-            return new Ended(new Raw.Response(0, false, 0, 0, e.toString()), System.nanoTime());
-        }
+        return new Ended(Raw.exchange(port, Raw.get("/stocks", port), 15_000), System.nanoTime());
     }
 
     /** Waits (up to 10 s) until the server renders {@code pages} pages; returns how many it renders then. */

@@ -90,23 +90,36 @@ class ConnectionSettingsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
     void idleAndHalfSentConnectionsAreClosed(String server) throws Exception {
-        if (Registry.server(server).limitsPerJvm()) {
-            // Its library reads the limits once per JVM, which this test JVM's earlier servers did: served as
-            // serve runs it, in a JVM of its own.
-            Server s = Registry.server(server);
+        withIdleTimeout(server, Duration.ofSeconds(1), ConnectionSettingsTest::idleAndHalfSentConnectionsAreClosed);
+    }
+
+    /** A test on a port where {@code server} serves with {@code idleTimeout}. */
+    private interface OnPort {
+        void run(int port) throws Exception;
+    }
+
+    /**
+     * Runs {@code test} against {@code server} serving with {@code idleTimeout}: in this JVM, or, for a server whose
+     * library reads its limits once per JVM (which this test JVM's earlier servers did), in a JVM of its own as
+     * serve runs it.
+     */
+    private static void withIdleTimeout(String server, Duration idleTimeout, OnPort test) throws Exception {
+        Server s = Registry.server(server);
+        if (s.limitsPerJvm()) {
             Engine engine = Registry.ENGINES.get(0);
-            java.nio.file.Path log = java.nio.file.Files.createTempFile("pssrbench-idle", ".log");
+            java.nio.file.Path log = java.nio.file.Files.createTempFile("pssrbench-limits", ".log");
             try (bench.ServerProcess p = bench.ServerProcess.start(new Combination(s, engine,
-                    Registry.modes(engine).get(0)), List.of(), log, "--delay=1ms", "--idle-timeout=1s")) {
-                idleAndHalfSentConnectionsAreClosed(p.base().getPort());
+                    Registry.modes(engine).get(0)), List.of(), log, "--delay=1ms",
+                    "--idle-timeout=" + Durations.format(idleTimeout))) {
+                test.run(p.base().getPort());
             } finally {
                 java.nio.file.Files.deleteIfExists(log);
             }
             return;
         }
-        try (Servers.Started s = start(server, new ConnectionLimits(ConnectionLimits.DEFAULT_BACKLOG,
-                Duration.ofSeconds(1)))) {
-            idleAndHalfSentConnectionsAreClosed(s.port());
+        try (Servers.Started started = start(server, new ConnectionLimits(ConnectionLimits.DEFAULT_BACKLOG,
+                idleTimeout))) {
+            test.run(started.port());
         }
     }
 
@@ -138,23 +151,7 @@ class ConnectionSettingsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
     void tricklingHeadsAreClosedWithinTheTimeout(String server) throws Exception {
-        if (Registry.server(server).limitsPerJvm()) {
-            Server s = Registry.server(server);
-            Engine engine = Registry.ENGINES.get(0);
-            java.nio.file.Path log = java.nio.file.Files.createTempFile("pssrbench-trickle", ".log");
-            try (bench.ServerProcess p = bench.ServerProcess.start(new Combination(s, engine,
-                    Registry.modes(engine).get(0)), List.of(), log, "--delay=1ms",
-                    "--idle-timeout=" + Durations.format(TRICKLE_TIMEOUT))) {
-                tricklingHeadsAreClosed(s, p.base().getPort());
-            } finally {
-                java.nio.file.Files.deleteIfExists(log);
-            }
-            return;
-        }
-        try (Servers.Started s = start(server, new ConnectionLimits(ConnectionLimits.DEFAULT_BACKLOG,
-                TRICKLE_TIMEOUT))) {
-            tricklingHeadsAreClosed(Registry.server(server), s.port());
-        }
+        withIdleTimeout(server, TRICKLE_TIMEOUT, port -> tricklingHeadsAreClosed(Registry.server(server), port));
     }
 
     private static void tricklingHeadsAreClosed(Server server, int port) throws Exception {
