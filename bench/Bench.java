@@ -8,6 +8,7 @@ import core.Page;
 import core.Server;
 import core.UsageException;
 import records.Provenance;
+import records.Repetitions;
 import records.Report;
 import records.Row;
 import records.Summary;
@@ -20,31 +21,38 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 
 /**
- * {@code bench}: for each selected combination, one server JVM, verified first, then every page × connection
- * count (× rate) measured with {@link LoadGenerator}, each point written to the results folder as it finishes, so
- * that an interrupted sweep keeps its finished points and {@code --resume} measures only the rest. This class is
- * the sweep (which points, in what order, what is already done, the estimate, the table); a combination's checks
- * are {@link CombinationCheck}'s, a point's measurement {@link PointMeasurement}'s.
+ * {@code bench}: every selected point measured {@code repeat} times, each repetition of a combination in a server JVM
+ * of its own (verified once, before its first repetition), the combinations and pages in an order shuffled anew for
+ * each repetition from a recorded seed, so that drift and a neighbour's load spread over all of them instead of
+ * landing on one. Each measured window is a row of {@code runs.csv} as soon as it ends (an interrupted sweep keeps
+ * it, and {@code --resume} measures only the repetitions missing); {@code summary.csv} is rewritten from runs.csv
+ * after each, one row per point: medians and intervals ({@link Repetitions}). A window that the rest of the machine
+ * disturbed is measured again, at most {@link #ATTEMPTS} times in all. This class is the sweep (which points, in
+ * what order, what is already done, the estimate, the table); a combination's checks are {@link CombinationCheck}'s,
+ * a point's measurement {@link PointMeasurement}'s.
  */
 public final class Bench {
 
     /**
      * What to sweep. {@code rates} empty means the closed loop; {@code target} null means servers started by bench,
-     * else the one combination is measured at that URL as it runs.
+     * else the one combination is measured at that URL as it runs. {@code steady} null: the fixed {@code warmup};
+     * else the adaptive one. {@code seed}: the shuffles' seed.
      */
     public record Sweep(List<Combination> combinations, List<Page> pages, List<Integer> connections,
-                        List<Double> rates, Duration warmup, Duration duration, Duration delay,
-                        DataSource.Timers timers, int loadThreads,
+                        List<Double> rates, Duration warmup, LoadGenerator.Steady steady, Duration duration,
+                        int repeat, long seed, Duration delay, DataSource.Timers timers, int loadThreads,
                         Path out, List<String> serverCpuPrefix, Map<String, Object> flags, boolean resume,
                         boolean jfr, URI target) {
     }
@@ -54,28 +62,34 @@ public final class Bench {
      * on a 2-core machine: 7 to 9 s).
      */
     private static final double SETUP_SECONDS = 8;
+    /**
+     * What an adaptive warm-up takes, for the estimate: the first point in a fresh JVM, and each later one (the JIT
+     * has compiled the page's path by then). Measured on a 2-core machine at 128 connections: see the README.
+     */
+    private static final double AUTO_FIRST_SECONDS = 20, AUTO_LATER_SECONDS = 6;
+    /** The most windows one repetition of a point is measured in: the first and two more if it was disturbed. */
+    static final int ATTEMPTS = 3;
 
     private final Sweep sweep;
     private final PrintWriter console;
-    private final List<Row> rows = new ArrayList<>();
-    private final PointRows.Ceilings ceilings;
+    private final List<Row> runs = new ArrayList<>();
+    private final List<Row> others = new ArrayList<>();
+    private List<Row> rows = List.of();
     private final PointMeasurement measurement;
     private final CombinationCheck check;
     private volatile boolean stopped;
 
     public Bench(Sweep sweep, PrintWriter console) {
         this.sweep = sweep;
-        this.ceilings = new PointRows.Ceilings(engines().stream().filter(Engine::baseline).map(Engine::id)
-                .collect(java.util.stream.Collectors.toSet()));
         this.console = console;
-        this.measurement = new PointMeasurement(sweep.warmup(), sweep.duration(), sweep.loadThreads(), sweep.jfr(),
-                sweep.out());
+        this.measurement = new PointMeasurement(sweep.warmup(), sweep.steady(), sweep.duration(), sweep.loadThreads(),
+                sweep.jfr(), sweep.out());
         this.check = new CombinationCheck(sweep.out().resolve("logs"), () -> stopped);
     }
 
     /**
      * The selection plus the raw baseline on every selected server and mode it is not already there for, the
-     * baselines first on each server, so that every engine's row can be divided by its ceiling when written.
+     * baselines first on each server.
      */
     public static List<Combination> withBaselines(List<Combination> selected, List<Engine> engines,
                                                   List<Server> servers) {
@@ -107,27 +121,68 @@ public final class Bench {
         check.cancel();
     }
 
+    /** One repetition of one combination: its points, pages in this repetition's order. */
+    private record Task(int repetition, Combination combination, List<Point> points) {
+    }
+
+    /**
+     * The repetitions still to measure, in the order to measure them: repetition by repetition, the combinations
+     * and the pages shuffled for each from the seed (the connection counts and rates ascending within a page).
+     */
+    static List<Task> plan(Sweep sweep, Map<String, Set<Integer>> done) {
+        List<Task> tasks = new ArrayList<>();
+        for (int rep = 1; rep <= sweep.repeat(); rep++) {
+            Random order = new Random(sweep.seed() * 31 + rep);
+            List<Combination> combinations = new ArrayList<>(sweep.combinations());
+            Collections.shuffle(combinations, order);
+            for (Combination c : combinations) {
+                List<Page> pages = new ArrayList<>(sweep.pages());
+                Collections.shuffle(pages, order);
+                List<Point> points = new ArrayList<>();
+                for (Page page : pages) {
+                    for (int connections : sweep.connections()) {
+                        for (double rate : sweep.rates().isEmpty() ? List.of(0.0) : sweep.rates()) {
+                            Point p = new Point(c, page, connections, rate);
+                            if (!done.getOrDefault(PointRows.key(p), Set.of()).contains(rep)) {
+                                points.add(p);
+                            }
+                        }
+                    }
+                }
+                if (!points.isEmpty()) {
+                    tasks.add(new Task(rep, c, points));
+                }
+            }
+        }
+        return tasks;
+    }
+
     /**
      * Runs the sweep; returns the number of points that are not valid (failed verification included), or -1 when
      * it was stopped before the end.
      */
     public int run() throws IOException, InterruptedException {
         Path csv = sweep.out().resolve("summary.csv");
-        boolean earlier = Files.exists(csv) && Files.size(csv) > 0;
+        Path runsCsv = sweep.out().resolve(Repetitions.FILE);
+        boolean earlier = Files.exists(runsCsv) || Files.exists(csv) && Files.size(csv) > 0;
         if (earlier && !sweep.resume()) {
             throw new UsageException(sweep.out() + " already holds a sweep; continue it with --resume or choose"
                     + " another --out.");
         }
-        Set<PointRows.Key> done = new HashSet<>();
         if (earlier) {
-            for (Row row : Summary.read(csv)) {
-                rows.add(row);
-                ceilings.note(row);
-                if (PointRows.Key.of(row) != null) {
-                    done.add(PointRows.Key.of(row));
+            runs.addAll(Repetitions.read(runsCsv));
+            if (Files.exists(csv)) {
+                for (Row row : Summary.read(csv)) {
+                    if (!row.tool().equals(PointRows.TOOL)) {
+                        others.add(row);   // another tool's rows in the same folder stay as they are
+                    } else if (runs.isEmpty()) {
+                        throw new UsageException(sweep.out() + " was measured before repetitions (it has no "
+                                + Repetitions.FILE + "); measure again into another --out.");
+                    }
                 }
             }
         }
+        Map<String, Set<Integer>> done = Repetitions.done(runs);
         Files.createDirectories(sweep.out().resolve("hgrm"));
         Files.createDirectories(sweep.out().resolve("logs"));
         if (sweep.jfr()) {
@@ -135,57 +190,48 @@ public final class Bench {
         }
         writeProvenance();
 
-        Map<Combination, List<Point>> todo = new LinkedHashMap<>();
-        for (Combination c : sweep.combinations()) {
-            for (Page page : sweep.pages()) {
-                for (int connections : sweep.connections()) {
-                    for (double rate : sweep.rates().isEmpty() ? List.of(0.0) : sweep.rates()) {
-                        Point p = new Point(c, page, connections, rate);
-                        if (!done.contains(PointRows.Key.of(p))) {
-                            todo.computeIfAbsent(c, k -> new ArrayList<>()).add(p);
-                        }
-                    }
-                }
-            }
-        }
-        int total = todo.values().stream().mapToInt(List::size).sum();
+        List<Task> todo = plan(sweep, done);
+        int total = todo.stream().mapToInt(t -> t.points().size()).sum();
         if (earlier) {
-            console.printf(Locale.ROOT, "bench: resuming in %s: %d points kept, %d to measure%n",
-                    sweep.out(), done.size(), total);
+            console.printf(Locale.ROOT, "bench: resuming in %s: %d measured windows kept, %d to measure%n",
+                    sweep.out(), runs.size(), total);
         }
-        // Said up front: a sweep over many engines and modes is long on a small machine.
-        double seconds = total * (sweep.warmup().toNanos() + sweep.duration().toNanos()) / 1e9
-                + todo.size() * (sweep.target() == null ? SETUP_SECONDS : 0);
-        console.printf(Locale.ROOT, "bench: %d combinations, %d points: about %.0f minutes%n", todo.size(), total,
-                Math.ceil(seconds / 60));
+        console.printf(Locale.ROOT, "bench: %d combinations x %d repetitions, %d windows to measure: about %s%n",
+                sweep.combinations().size(), sweep.repeat(), total, Durations.format(Duration.ofMinutes(
+                        (long) Math.ceil(estimateSeconds(todo) / 60))));
         console.flush();
         int[] progress = {0};
         long started = System.nanoTime();
         var expected = Reference.renderAll(engines());
-        for (Map.Entry<Combination, List<Point>> group : todo.entrySet()) {
+        Map<Combination, String> verified = new HashMap<>();
+        for (Task task : todo) {
             if (stopped) {
                 break;
             }
-            Combination c = group.getKey();
+            Combination c = task.combination();
             if (sweep.target() != null) {   // someone else's server: checked for bytes, not verified or sampled
                 String problem = CombinationCheck.checkBytes(sweep.target(), expected);
-                measureAll(group.getValue(), sweep.target(), null, problem, expected, progress, total, started);
+                measureAll(task, sweep.target(), null, problem, expected, progress, total, started);
                 continue;
             }
-            String unverified = check.verify(c);
+            if (!verified.containsKey(c)) {   // once per combination: the same jar and flags every repetition
+                String why = check.verify(c);
+                verified.put(c, why == null ? "" : why);
+            }
             if (stopped) {
                 break;
             }
-            Path log = sweep.out().resolve("logs/" + Point.label(c) + ".server.log");
+            String unverified = verified.get(c).isEmpty() ? null : verified.get(c);
+            Path log = sweep.out().resolve("logs/" + Point.label(c) + ".rep" + task.repetition() + ".server.log");
             try (ServerProcess server = ServerProcess.start(c, sweep.delay(), sweep.timers(), sweep.serverCpuPrefix(),
                     log)) {
                 String problem = unverified != null ? unverified
                         : CombinationCheck.checkBytes(server.base(), expected);
-                measureAll(group.getValue(), server.base(), server, problem, expected, progress, total, started);
+                measureAll(task, server.base(), server, problem, expected, progress, total, started);
             } catch (IOException e) {
-                for (Point p : group.getValue()) {
+                for (Point p : task.points()) {
                     progress[0]++;
-                    record(PointRows.failed(p, e.getMessage()));
+                    record(PointRows.failed(p, e.getMessage()), task.repetition());
                 }
             }
         }
@@ -194,72 +240,108 @@ public final class Bench {
         console.println("bench: report in " + Report.write(sweep.out(), baselineId()).toAbsolutePath());
         console.flush();
         if (stopped) {
-            console.printf(Locale.ROOT, "bench: stopped; %d finished points kept in %s; measure the rest with the"
-                    + " same flags and --resume --out=%s%n", rows.size(), sweep.out(), sweep.out());
+            console.printf(Locale.ROOT, "bench: stopped; %d measured windows kept in %s; measure the rest with the"
+                    + " same flags and --resume --out=%s%n", runs.size(), sweep.out(), sweep.out());
             console.flush();
             return -1;
         }
         return (int) rows.stream().filter(r -> !r.valid()).count();
     }
 
-    /** The points of one combination against one server ({@code server} null: not started by bench). */
-    private void measureAll(List<Point> points, URI base, ServerProcess server, String problem,
+    /** The time the tasks will take, for the estimate printed up front. */
+    private double estimateSeconds(List<Task> todo) {
+        double seconds = 0;
+        for (Task t : todo) {
+            seconds += sweep.target() == null ? SETUP_SECONDS : 0;
+            for (int i = 0; i < t.points().size(); i++) {
+                seconds += sweep.duration().toNanos() / 1e9 + (sweep.steady() == null
+                        ? sweep.warmup().toNanos() / 1e9 : i == 0 ? AUTO_FIRST_SECONDS : AUTO_LATER_SECONDS);
+            }
+        }
+        return seconds;
+    }
+
+    /** The points of one repetition of a combination against one server ({@code server} null: not started here). */
+    private void measureAll(Task task, URI base, ServerProcess server, String problem,
                             Map<Page, Map<Engine, byte[]>> expected, int[] progress, int total, long started)
             throws IOException, InterruptedException {
         Map<Page, Double> floors = new java.util.LinkedHashMap<>();
-        for (Point p : points) {
+        for (Point p : task.points()) {
             if (stopped) {
                 break;
             }
-            progress(++progress[0], total, started, p);
-            Row row;
+            progress(++progress[0], total, started, p, task.repetition());
             if (problem != null) {
-                row = PointRows.failed(p, problem);
-            } else {
-                double floor = floors.computeIfAbsent(p.page(), page -> PointMeasurement.sourceFloor(server, page));
-                byte[] body = expected.get(p.page()).values().iterator().next();
-                row = measurement.measure(base, server, p, body, floor, () -> stopped);
+                record(PointRows.failed(p, problem), task.repetition());
+                continue;
             }
-            if (stopped) {
-                break;   // cut short: not a result
+            double floor = floors.computeIfAbsent(p.page(), page -> PointMeasurement.sourceFloor(server, page));
+            byte[] body = expected.get(p.page()).values().iterator().next();
+            for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+                Row row = measurement.measure(base, server, p, body, floor, () -> stopped,
+                        p.name() + "-rep" + task.repetition() + (attempt > 1 ? "-try" + attempt : ""));
+                if (stopped) {
+                    return;   // cut short: not a result
+                }
+                record(row, task.repetition());
+                if (!Boolean.TRUE.equals(row.disturbed()) || !row.valid()) {
+                    break;
+                }
+                console.printf(Locale.ROOT, "bench:   disturbed (foreign CPU %.2f cores, steal %.1f%%)%s%n",
+                        row.foreignCpu() == null ? Double.NaN : row.foreignCpu(),
+                        row.stealPct() == null ? Double.NaN : row.stealPct(),
+                        attempt < ATTEMPTS ? "; measuring it again" : "; kept, marked disturbed");
+                console.flush();
             }
-            record(row);
         }
     }
 
-    private void record(Row measured) throws IOException {
-        Row row = ceilings.apply(measured);
-        rows.add(row);
-        Summary.append(sweep.out().resolve("summary.csv"), row);
-        Summary.writeJson(sweep.out().resolve("summary.json"), rows);
+    /** A measured window into runs.csv, and summary.csv and summary.json rewritten from all of them. */
+    private void record(Row measured, int repetition) throws IOException {
+        Row run = measured.withRepetition(repetition);
+        runs.add(run);
+        Summary.append(sweep.out().resolve(Repetitions.FILE), run);
+        List<Row> points = Repetitions.summarize(runs);
+        PointRows.Ceilings ceilings = new PointRows.Ceilings(engines().stream().filter(Engine::baseline)
+                .map(Engine::id).collect(java.util.stream.Collectors.toSet()));
+        points.forEach(ceilings::note);   // every baseline first: a point's ceiling may have been measured after it
+        List<Row> all = new ArrayList<>(others);
+        points.stream().map(ceilings::apply).forEach(all::add);
+        rows = all;
+        Summary.write(sweep.out().resolve("summary.csv"), all);
+        Summary.writeJson(sweep.out().resolve("summary.json"), all);
     }
 
-    private void progress(int done, int total, long started, Point p) {
+    private void progress(int done, int total, long started, Point p, int repetition) {
         long elapsed = System.nanoTime() - started;
         String eta = done == 1 ? "?" : Durations.format(Duration.ofSeconds(
                 Math.round(elapsed / 1e9 / (done - 1) * (total - done + 1))));
-        console.printf(Locale.ROOT, "bench: point %d/%d %s %s c%d %s (ETA %s)%n", done, total, p.combination(),
-                p.page().id(), p.connections(), p.rate() > 0 ? "rate " + (long) p.rate() + "/s" : "closed loop", eta);
+        console.printf(Locale.ROOT, "bench: %d/%d repetition %d/%d %s %s c%d %s (ETA %s)%n", done, total,
+                repetition, sweep.repeat(), p.combination(), p.page().id(), p.connections(),
+                p.rate() > 0 ? "rate " + (long) p.rate() + "/s" : "closed loop", eta);
         console.flush();
     }
 
     private void printTable() {
         // Wide enough for the registry's ids (the longest engine and mode ids are 10 and 9 characters).
-        String format = "%-8s %-10s %-9s %-13s %5s %6s %10s %9s %9s %9s %9s %9s %7s %7s%n";
-        console.printf(Locale.ROOT, "%n" + format, "server", "engine", "mode", "page", "conns", "rate", "req/s",
-                "ttfb p50", "item1 p50", "ttlb p50", "ttlb p99", "cpu/req", "ceiling", "valid");
+        String format = "%-8s %-10s %-9s %-13s %5s %6s %2s %13s %11s %11s %11s %11s %11s %7s %5s %5s%n";
+        console.printf(Locale.ROOT, "%n" + format, "server", "engine", "mode", "page", "conns", "rate", "n", "req/s",
+                "ttfb p50", "item1 p50", "ttlb p50", "ttlb p99", "cpu/req", "ceiling", "valid", "dist");
         for (Row r : rows) {
             console.printf(Locale.ROOT, format, r.server(), r.engine(), r.mode(), r.page(), r.connections(),
-                    r.rate() == null ? "-" : r.rate(), Summary.text(r, "req_per_s"), Summary.text(r, "ttfb_p50_ms"),
-                    Summary.text(r, "first_item_p50_ms"), Summary.text(r, "ttlb_p50_ms"),
-                    Summary.text(r, "ttlb_p99_ms"), Summary.text(r, "cpu_ms_per_req"),
-                    Summary.text(r, "ceiling_fraction"), r.valid());
-            if (!r.valid()) {
+                    r.rate() == null ? "-" : r.rate(), r.spread() == null ? "-" : r.spread().n(),
+                    Repetitions.withSpread(r, "req_per_s"), Repetitions.withSpread(r, "ttfb_p50_ms"),
+                    Repetitions.withSpread(r, "first_item_p50_ms"), Repetitions.withSpread(r, "ttlb_p50_ms"),
+                    Repetitions.withSpread(r, "ttlb_p99_ms"), Repetitions.withSpread(r, "cpu_ms_per_req"),
+                    Summary.text(r, "ceiling_fraction"), r.valid(), Boolean.TRUE.equals(r.disturbed()) ? "yes" : "");
+            if (!r.valid() || Boolean.TRUE.equals(r.disturbed())) {
                 console.println("    " + r.note());
             }
         }
-        console.println("(milliseconds; item1: the first item's markup; cpu/req: server CPU per request; ceiling:"
-                + " throughput / the raw baseline's)");
+        console.println("(medians over the n repetitions, each ± the half-width of its interval for the median: "
+                + "95% from 6 repetitions on, the whole range below that; milliseconds; item1: the first item's "
+                + "markup; cpu/req: server CPU per request; ceiling: throughput / the raw baseline's; dist: a "
+                + "repetition was disturbed)");
         console.println("bench: results in " + sweep.out().toAbsolutePath());
         console.flush();
     }
@@ -271,6 +353,15 @@ public final class Bench {
         // What the servers ran with, defaults included (flags holds only what the user wrote).
         more.put("delay", Durations.format(sweep.delay()));
         more.put("source_scheduler", sweep.timers().id());
+        more.put("repeat", sweep.repeat());
+        more.put("seed", sweep.seed());
+        more.put("warmup", sweep.steady() == null ? Durations.format(sweep.warmup())
+                : "auto: until " + sweep.steady().windows() + " one-second windows are within "
+                + Math.round(sweep.steady().tolerance() * 100) + "%, at most " + Durations.format(sweep.steady().max()));
+        more.put("duration", Durations.format(sweep.duration()));
+        more.put("disturbed_when", "foreign CPU > " + Row.DISTURBED_FOREIGN_CPU + " cores or steal > "
+                + Row.DISTURBED_STEAL_PCT + "% over a measured window; measured again up to " + ATTEMPTS
+                + " windows in all");
         Map<String, List<String>> jvmFlags = new LinkedHashMap<>();
         sweep.combinations().forEach(c -> jvmFlags.put(c.server().id(), ServerProcess.jvmFlags(c.server())));
         more.put("server_jvm_flags", jvmFlags);

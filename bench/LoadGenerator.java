@@ -40,9 +40,19 @@ import java.util.function.BooleanSupplier;
  */
 public final class LoadGenerator {
 
-    /** What to send, how, and what a correct response is. */
+    /**
+     * What to send, how, and what a correct response is. {@code warmup} is fixed unless {@code steady} is set: then
+     * the warm-up lasts until the load is steady, at most {@code steady.max()}.
+     */
     public record Plan(URI uri, int connections, int threads, double rate, Duration warmup, Duration duration,
-                       long bodyLength, long bodyCrc, long firstItemEnd, Duration timeout) {
+                       long bodyLength, long bodyCrc, long firstItemEnd, Duration timeout, Steady steady) {
+
+        /** A plan with a fixed warm-up. */
+        public Plan(URI uri, int connections, int threads, double rate, Duration warmup, Duration duration,
+                    long bodyLength, long bodyCrc, long firstItemEnd, Duration timeout) {
+            this(uri, connections, threads, rate, warmup, duration, bodyLength, bodyCrc, firstItemEnd, timeout, null);
+        }
+
         public Plan {
             if (connections < 1 || threads < 1 || threads > connections) {
                 throw new IllegalArgumentException("need 1 <= threads <= connections");
@@ -58,10 +68,46 @@ public final class LoadGenerator {
         }
     }
 
-    /** The measured window's numbers; histograms in microseconds. */
+    /**
+     * An adaptive warm-up ({@code --warmup=auto}): one-second windows of completed requests until the last
+     * {@code windows} of them are within {@code tolerance} of their mean (max - min, and never less than
+     * {@link #SLACK_REQUESTS} requests, so that a slow point's whole-request steps do not count as change), or
+     * {@code max} has passed. In the open loop the completions follow the rate once the server keeps up, so there
+     * it says that the rate is sustained, not that latencies have settled.
+     */
+    public record Steady(Duration max, int windows, double tolerance) {
+        /** PssrBench's steady state: this many one-second windows in a row ... */
+        public static final int WINDOWS = 5;
+        /** ... within this many % of their mean. */
+        public static final int TOLERANCE_PCT = 2;
+
+        public static Steady of(Duration max) {
+            return new Steady(max, WINDOWS, TOLERANCE_PCT / 100.0);
+        }
+
+        static final int SLACK_REQUESTS = 2;
+
+        /** Whether the last {@code windows} counts are steady. */
+        boolean reached(List<Long> counts) {
+            if (counts.size() < windows) {
+                return false;
+            }
+            List<Long> last = counts.subList(counts.size() - windows, counts.size());
+            long min = last.stream().mapToLong(Long::longValue).min().orElse(0);
+            long max = last.stream().mapToLong(Long::longValue).max().orElse(0);
+            double mean = last.stream().mapToLong(Long::longValue).average().orElse(0);
+            return mean > 0 && max - min <= Math.max(tolerance * mean, SLACK_REQUESTS);
+        }
+    }
+
+    /**
+     * The measured window's numbers; histograms in microseconds. {@code warmupSeconds}: how long the warm-up
+     * lasted; {@code steady}: whether an adaptive one reached steady state (true for a fixed one);
+     * {@code warmupCounts}: the completed requests of each second of the warm-up (adaptive only).
+     */
     public record Result(long requests, long non2xx, long wrongBodies, long ioErrors, long timeouts,
                          double seconds, Histogram ttfb, Histogram firstItem, Histogram ttlb, long chunks,
-                         long clientCpuNanos) {
+                         long clientCpuNanos, double warmupSeconds, boolean steady, List<Long> warmupCounts) {
         public long errors() {
             return non2xx + wrongBodies + ioErrors + timeouts;
         }
@@ -87,14 +133,26 @@ public final class LoadGenerator {
 
     /** As {@link #run(Plan)}, but ends early (within 100 ms) once {@code stop} answers true. */
     public static Result run(Plan plan, BooleanSupplier stop) throws IOException, InterruptedException {
+        return run(plan, stop, () -> { });
+    }
+
+    /**
+     * As {@link #run(Plan, BooleanSupplier)}; {@code measuring} is called once, on this thread, when the measured
+     * window starts (after a fixed warm-up, or when an adaptive one found the load steady).
+     */
+    public static Result run(Plan plan, BooleanSupplier stop, Runnable measuring)
+            throws IOException, InterruptedException {
         long start = System.nanoTime();
-        long measureFrom = start + plan.warmup().toNanos();
-        long end = measureFrom + plan.duration().toNanos();
+        Window window = new Window();
+        if (plan.steady() == null) {
+            window.measureFrom = start + plan.warmup().toNanos();
+            window.end = window.measureFrom + plan.duration().toNanos();
+        }
         List<Worker> workers = new ArrayList<>();
         for (int t = 0; t < plan.threads(); t++) {
             int from = t * plan.connections() / plan.threads();
             int to = (t + 1) * plan.connections() / plan.threads();
-            workers.add(new Worker(plan, from, to, start, measureFrom, end, stop));
+            workers.add(new Worker(plan, from, to, start, window, stop));
         }
         List<Thread> threads = new ArrayList<>();
         for (Worker w : workers) {
@@ -102,6 +160,9 @@ public final class LoadGenerator {
             threads.add(thread);
             thread.start();
         }
+        List<Long> counts = new ArrayList<>();
+        boolean steady = warmUp(plan, start, window, counts, stop, threads);
+        measuring.run();
         for (Thread thread : threads) {
             thread.join();
         }
@@ -125,7 +186,51 @@ public final class LoadGenerator {
             cpu += w.cpuNanos;
         }
         return new Result(requests, non2xx, wrong, io, timeouts, plan.duration().toNanos() / 1e9, ttfb, firstItem,
-                ttlb, chunks, cpu);
+                ttlb, chunks, cpu, (window.measureFrom - start) / 1e9, steady, List.copyOf(counts));
+    }
+
+    /**
+     * Waits out the warm-up: until the fixed warm-up's end, or, adaptive, until the one-second windows are steady
+     * or the cap has passed, then opens the measured window. Returns whether the load was steady.
+     */
+    private static boolean warmUp(Plan plan, long start, Window window, List<Long> counts, BooleanSupplier stop,
+                                  List<Thread> threads) throws InterruptedException {
+        Steady rule = plan.steady();
+        if (rule == null) {
+            long left = window.measureFrom - System.nanoTime();
+            if (left > 0) {
+                TimeUnit.NANOSECONDS.sleep(left);
+            }
+            return true;
+        }
+        long cap = start + rule.max().toNanos();
+        long next = start;
+        boolean steady = false;
+        while (!stop.getAsBoolean() && threads.stream().anyMatch(Thread::isAlive)) {
+            next += TimeUnit.SECONDS.toNanos(1);
+            long now = System.nanoTime();
+            if (next > now) {
+                TimeUnit.NANOSECONDS.sleep(next - now);
+            }
+            counts.add(window.completed.sumThenReset());
+            steady = rule.reached(counts);
+            if (steady || next >= cap) {
+                break;
+            }
+        }
+        window.measureFrom = next;
+        window.end = next + plan.duration().toNanos();
+        return steady;
+    }
+
+    /**
+     * When the measured window opens and closes, shared by the workers: set before they start for a fixed warm-up,
+     * by {@link #warmUp} for an adaptive one (until then never). {@code completed} counts every completed response.
+     */
+    private static final class Window {
+        volatile long measureFrom = Long.MAX_VALUE;
+        volatile long end = Long.MAX_VALUE;
+        final java.util.concurrent.atomic.LongAdder completed = new java.util.concurrent.atomic.LongAdder();
     }
 
     private static Histogram histogram() {
@@ -135,8 +240,7 @@ public final class LoadGenerator {
     /** One selector thread and its connections. */
     private static final class Worker implements Runnable {
         private final Plan plan;
-        private final long measureFrom;
-        private final long end;
+        private final Window window;
         private final Connection[] connections;
         private final Histogram ttfb = histogram();
         private final Histogram firstItem = histogram();
@@ -147,11 +251,10 @@ public final class LoadGenerator {
         private final BooleanSupplier stop;
         private IOException failure;
 
-        Worker(Plan plan, int from, int to, long start, long measureFrom, long end, BooleanSupplier stop) {
+        Worker(Plan plan, int from, int to, long start, Window window, BooleanSupplier stop) {
             this.plan = plan;
             this.stop = stop;
-            this.measureFrom = measureFrom;
-            this.end = end;
+            this.window = window;
             this.connections = new Connection[to - from];
             double period = plan.openLoop() ? plan.connections() * 1e9 / plan.rate() : 0;
             for (int i = 0; i < connections.length; i++) {
@@ -175,6 +278,8 @@ public final class LoadGenerator {
                 long timeoutNanos = plan.timeout().toNanos();
                 while (true) {
                     long now = System.nanoTime();
+                    long measureFrom = window.measureFrom;
+                    long end = window.end;
                     if (cpuAtMeasure < 0 && now >= measureFrom) {
                         cpuAtMeasure = cpu.getCurrentThreadCpuTime();
                     }
@@ -193,7 +298,7 @@ public final class LoadGenerator {
                                 try {
                                     send(c, now);
                                 } catch (IOException e) {
-                                    if (c.intended >= measureFrom) {
+                                    if (c.intended >= window.measureFrom) {
                                         ioErrors++;
                                     }
                                     reconnect(c, selector);
@@ -216,7 +321,7 @@ public final class LoadGenerator {
                                 read(c, selector);
                             }
                         } catch (IOException | IllegalStateException e) {
-                            if (c.intended >= measureFrom && c.intended < end) {
+                            if (c.intended >= window.measureFrom && c.intended < window.end) {
                                 ioErrors++;
                             }
                             reconnect(c, selector);
@@ -286,7 +391,8 @@ public final class LoadGenerator {
 
         private void complete(Connection c, long now) {
             c.inFlight = false;
-            boolean measured = c.intended >= measureFrom && now <= end;
+            window.completed.increment();
+            boolean measured = c.intended >= window.measureFrom && now <= window.end;
             c.advanceSchedule();
             if (!measured) {
                 return;

@@ -24,13 +24,15 @@ import java.util.zip.CRC32C;
  * {@link Bench}, which decides which points to measure and in what order, and must not be used from here (the
  * sweep uses this class, not the other way round).
  *
- * @param warmup      each point's warm-up, not measured
+ * @param warmup      each point's fixed warm-up, not measured (ignored when {@code steady} is set)
+ * @param steady      the adaptive warm-up's rule ({@code --warmup=auto}); null for a fixed warm-up
  * @param duration    each point's measured window
  * @param loadThreads the load generator's threads at most (never more than the point's connections)
  * @param jfr         whether a JFR recording of the measured window is written to {@code jfr/}
  * @param out         the results folder
  */
-record PointMeasurement(Duration warmup, Duration duration, int loadThreads, boolean jfr, Path out) {
+record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration duration, int loadThreads,
+                        boolean jfr, Path out) {
 
     /** How many runs of the bare data source give its floor (a median); about 0.5 s for Stocks at 1 ms. */
     private static final int SOURCE_SAMPLES = 15;
@@ -57,28 +59,41 @@ record PointMeasurement(Duration warmup, Duration duration, int loadThreads, boo
     /**
      * One point against {@code server} (null: a server started elsewhere, at {@code base}); {@code body} is the
      * verified page, {@code sourceMs} the data source's floor for the page (NaN unknown), {@code stopped} cuts the
-     * run short.
+     * run short; {@code name} names the window's files (histograms, JFR, the warm-up's trace).
      */
-    Row measure(URI base, ServerProcess server, Point p, byte[] body, double sourceMs, BooleanSupplier stopped)
-            throws IOException, InterruptedException {
+    Row measure(URI base, ServerProcess server, Point p, byte[] body, double sourceMs, BooleanSupplier stopped,
+                String name) throws IOException, InterruptedException {
         CRC32C crc = new CRC32C();
         crc.update(body);
         LoadGenerator.Plan plan = new LoadGenerator.Plan(base.resolve(p.page().id()), p.connections(),
                 Math.min(loadThreads, p.connections()), p.rate(), warmup, duration,
-                body.length, crc.getValue(), p.page().itemEnds(body)[0], Duration.ofSeconds(10));
+                body.length, crc.getValue(), p.page().itemEnds(body)[0], Duration.ofSeconds(10), steady);
         ServerJmx jmx = server == null ? null : server.jmx();
         boolean recording = jfr && jmx != null;
         PointRows.Resources res = new PointRows.Resources();
         AtomicBoolean sampling = new AtomicBoolean(true);
-        // A server started elsewhere (--target) has no PID or JMX here: nothing to sample.
-        Thread sampler = server == null ? null : startSampler(server, jmx, recording, res, sampling);
+        Thread[] sampler = {null};
+        // The server's and this JVM's CPU are the measured ones; a server started elsewhere has no PID here.
+        long[] measured = server == null ? new long[] {ProcessHandle.current().pid()}
+                : new long[] {server.pid(), ProcessHandle.current().pid()};
+        CpuWatch.Mark[] from = {null};
         // Over the warm-up too: that is when the point's connections are opened, when a short queue overflows.
         long dropsBefore = Kernel.listenDrops();
-        LoadGenerator.Result r = LoadGenerator.run(plan, stopped);
+        LoadGenerator.Result r = LoadGenerator.run(plan, stopped, () -> {
+            from[0] = CpuWatch.mark(measured);
+            // A server started elsewhere (--target) has no PID or JMX here: nothing to sample.
+            if (server != null) {
+                sampler[0] = startSampler(server, jmx, recording, res, sampling);
+            }
+        });
+        CpuWatch.Conditions conditions = CpuWatch.between(from[0], CpuWatch.mark(measured));
+        if (server == null) {   // its CPU is not told apart from the rest of the machine's
+            conditions = new CpuWatch.Conditions(Double.NaN, conditions.stealPct());
+        }
         Long drops = listenDrops(dropsBefore, Kernel.listenDrops(), server != null || onThisMachine(base));
         sampling.set(false);
-        if (sampler != null) {
-            sampler.join();   // the sampler's writes happen-before the reads below
+        if (sampler[0] != null) {
+            sampler[0].join();   // the sampler's writes happen-before the reads below
             res.cpuEnd = server.cpuNanos();
         }
         if (res.first != null) {
@@ -89,19 +104,26 @@ record PointMeasurement(Duration warmup, Duration duration, int loadThreads, boo
             }
         }
         if (recording) {
-            jmx.stopRecording(out.resolve("jfr/" + p.name() + ".jfr"));
+            jmx.stopRecording(out.resolve("jfr/" + name + ".jfr"));
+        }
+        if (!r.warmupCounts().isEmpty()) {   // the adaptive warm-up's trace: how the point reached steady state
+            writeWarmup(name, r);
         }
 
-        writeHgrm(p.name() + ".ttfb", r.ttfb());
-        writeHgrm(p.name() + ".first-item", r.firstItem());
-        writeHgrm(p.name() + ".ttlb", r.ttlb());
+        writeHgrm(name + ".ttfb", r.ttfb());
+        writeHgrm(name + ".first-item", r.firstItem());
+        writeHgrm(name + ".ttlb", r.ttlb());
         String remark = server == null ? "server at " + base + " (started elsewhere): its resources not measured"
                 : server.jmxProblem();
         if (drops != null && drops > 0) {   // the kernel dropped connection attempts: clients waited in SYN retries
             remark = (remark == null || remark.isEmpty() ? "" : remark + "; ") + "kernel listen drops: " + drops
                     + " (whole machine)";
         }
-        return PointRows.measured(p, r, res, sourceMs, drops, remark);
+        if (!r.steady()) {
+            remark = (remark == null || remark.isEmpty() ? "" : remark + "; ") + "no steady state within the "
+                    + core.Durations.format(steady.max()) + " warm-up cap";
+        }
+        return PointRows.measured(p, r, res, sourceMs, drops, remark, conditions);
     }
 
     /**
@@ -133,7 +155,6 @@ record PointMeasurement(Duration warmup, Duration duration, int loadThreads, boo
                                 AtomicBoolean sampling) {
         return Thread.ofPlatform().daemon(true).name("pssr-sampler").start(() -> {
             try {
-                Thread.sleep(warmup.toMillis());
                 res.cpuStart = server.cpuNanos();
                 if (jmx != null) {
                     res.add(jmx.sample());
@@ -162,6 +183,16 @@ record PointMeasurement(Duration warmup, Duration duration, int loadThreads, boo
                 res.first = null;
             }
         });
+    }
+
+    /** {@code logs/<point>.warmup.csv}: the completed requests of each second of an adaptive warm-up. */
+    private void writeWarmup(String name, LoadGenerator.Result r) throws IOException {
+        StringBuilder csv = new StringBuilder("second,requests\n");
+        for (int i = 0; i < r.warmupCounts().size(); i++) {
+            csv.append(i + 1).append(',').append(r.warmupCounts().get(i)).append('\n');
+        }
+        Files.createDirectories(out.resolve("logs"));
+        Files.writeString(out.resolve("logs/" + name + ".warmup.csv"), csv, StandardCharsets.UTF_8);
     }
 
     private void writeHgrm(String name, Histogram h) throws IOException {

@@ -54,7 +54,7 @@ final class PointRows {
      * row (what could not be measured).
      */
     static Row measured(Point p, LoadGenerator.Result r, Resources res, double sourceMs, Long listenDrops,
-                        String remark) {
+                        String remark, CpuWatch.Conditions conditions) {
         long requests = r.requests();
         boolean jmxOk = res.first != null;
         return of(p)
@@ -78,6 +78,8 @@ final class PointRows {
                 .gc(jmxOk ? res.last.gcCount() - res.first.gcCount() : null,
                         jmxOk ? res.last.gcMillis() - res.first.gcMillis() : null)
                 .listenDrops(listenDrops)
+                .warmupS(r.warmupSeconds())
+                .conditions(conditions.foreignCores(), conditions.stealPct())
                 .remark(remark)
                 .build();
     }
@@ -86,19 +88,9 @@ final class PointRows {
         return h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(percentile) / 1000.0;
     }
 
-    /** Which point a row of bench's is, to tell the points a --resume still has to measure. */
-    record Key(String server, String engine, String mode, String page, int connections, Long rate) {
-        static Key of(Point p) {
-            Combination c = p.combination();
-            return new Key(c.server().id(), c.engine().id(), c.mode().id(), p.page().id(), p.connections(),
-                    Row.wholeRate(p.rate()));
-        }
-
-        /** The key of a row bench wrote, or null for another tool's. */
-        static Key of(Row row) {
-            return !row.tool().equals(TOOL) ? null
-                    : new Key(row.server(), row.engine(), row.mode(), row.page(), row.connections(), row.rate());
-        }
+    /** The point's key, as {@link Row#pointKey} gives it for its rows: which repetitions a --resume still needs. */
+    static String key(Point p) {
+        return failed(p, "-").pointKey();
     }
 
     /**

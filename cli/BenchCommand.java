@@ -1,6 +1,7 @@
 package cli;
 
 import bench.Bench;
+import bench.LoadGenerator;
 import core.Combination;
 import core.DataSource;
 import core.CpuList;
@@ -34,6 +35,13 @@ import java.util.concurrent.Callable;
 final class BenchCommand implements Callable<Integer> {
     /** The most connections a point may have: what stress's streams scenario opens, within a 20,000 file limit. */
     static final int MAX_CONNECTIONS = 10_000;
+    /**
+     * Five: with three per side no rank test can reach p < 0.05 (the smallest two-sided Mann-Whitney p is 0.1),
+     * with five it is 0.008, so compare can tell a real difference; and 6 would first give a 95% interval for the
+     * median (five give their range, a 93.75% interval).
+     */
+    static final String DEFAULT_REPEAT = "5";
+    private static final int STEADY_WINDOWS = LoadGenerator.Steady.WINDOWS;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -45,7 +53,10 @@ final class BenchCommand implements Callable<Integer> {
             description = "Pages (default: ${DEFAULT-VALUE}).")
     List<String> pages;
 
-    @Option(names = "--connections", split = ",", paramLabel = "N", defaultValue = "1,2,4,8,16,32,64,128",
+    // One point per combination by default, at the published study's headline concurrency: with repetitions and a
+    // warm-up that reaches steady state, each point costs about half a minute per repetition, so the default spends
+    // the time on measuring carefully rather than on a curve (name more counts for one).
+    @Option(names = "--connections", split = ",", paramLabel = "N", defaultValue = "128",
             description = "Concurrent connections per point, up to " + BenchCommand.MAX_CONNECTIONS
                     + " (default: ${DEFAULT-VALUE}).")
     List<Integer> connections;
@@ -54,12 +65,30 @@ final class BenchCommand implements Callable<Integer> {
             description = "Open loop at these rates (requests/s); without it, a closed loop.")
     List<Double> rates = List.of();
 
-    @Option(names = "--warmup", paramLabel = "DURATION", defaultValue = "1s",
-            description = "Warm-up before each point (default: ${DEFAULT-VALUE})."
-                    + " Units: " + Durations.UNITS + ".")
-    Duration warmup;
+    @Option(names = "--repeat", paramLabel = "N", defaultValue = DEFAULT_REPEAT,
+            description = "Repetitions of every point, each in a fresh server JVM, the order shuffled per"
+                    + " repetition (default: ${DEFAULT-VALUE}: the fewest for which compare can call a difference"
+                    + " significant at 5%).")
+    int repeat;
 
-    @Option(names = "--duration", paramLabel = "DURATION", defaultValue = "3s",
+    @Option(names = "--seed", paramLabel = "N",
+            description = "Seed of the per-repetition shuffle of combinations and pages (default: a new one,"
+                    + " recorded in provenance.json).")
+    Long seed;
+
+    @Option(names = "--warmup", paramLabel = "DURATION|auto", defaultValue = "auto",
+            description = "Warm-up before each point: auto (until " + LoadGenerator.Steady.WINDOWS + " one-second"
+                    + " windows of throughput are within " + LoadGenerator.Steady.TOLERANCE_PCT + "%, at most"
+                    + " --warmup-max) or a fixed duration (default:"
+                    + " ${DEFAULT-VALUE}). Units: " + Durations.UNITS + ".")
+    String warmup;
+
+    @Option(names = "--warmup-max", paramLabel = "DURATION", defaultValue = "60s",
+            description = "The longest an auto warm-up may take; a point that is not steady by then is measured"
+                    + " and says so in its note (default: ${DEFAULT-VALUE}).")
+    Duration warmupMax;
+
+    @Option(names = "--duration", paramLabel = "DURATION", defaultValue = "5s",
             description = "Measured window of each point (default: ${DEFAULT-VALUE})."
                     + " Units: " + Durations.UNITS + ".")
     Duration duration;
@@ -125,11 +154,22 @@ final class BenchCommand implements Callable<Integer> {
         if (duration.isZero()) {
             throw new UsageException("--duration must be longer than 0.");
         }
+        if (repeat < 1) {
+            throw new UsageException("--repeat takes a whole number of at least 1.");
+        }
+        boolean auto = warmup.equals("auto");
+        Duration fixedWarmup = auto ? Duration.ZERO : Durations.parse(warmup);
+        if (auto && warmupMax.compareTo(Duration.ofSeconds(STEADY_WINDOWS)) < 0) {
+            throw new UsageException("--warmup-max must be at least " + STEADY_WINDOWS + "s: auto needs "
+                    + STEADY_WINDOWS + " one-second windows.");
+        }
         if (resume && out == null) {
             throw new UsageException("--resume continues a sweep: name its folder with --out=DIR.");
         }
-        if (resume && !Files.isRegularFile(out.resolve("summary.csv"))) {
-            throw new UsageException("nothing to resume: " + out + " has no summary.csv.");
+        if (resume && !Files.isRegularFile(out.resolve("summary.csv"))
+                && !Files.isRegularFile(out.resolve(records.Repetitions.FILE))) {
+            throw new UsageException("nothing to resume: " + out + " has no summary.csv or "
+                    + records.Repetitions.FILE + ".");
         }
         Path folder = out != null ? out : Path.of("results", DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
                 .withZone(ZoneOffset.UTC).format(Instant.now()));
@@ -144,6 +184,12 @@ final class BenchCommand implements Callable<Integer> {
         List<Combination> chosen = running == null
                 ? selection.combinations(List.of(Registry.SERVERS.get(0).id())) : List.of(running.combination());
         URI target = running == null ? null : running.url();
+        // Apart by default where the machine has the cores (4 or more): half for the server, half for the client.
+        CpuList.Split split = serverCpus == null && clientCpus == null ? CpuList.split() : null;
+        if (split != null && split.apart()) {
+            serverCpus = split.server();
+            clientCpus = split.client();
+        }
         List<String> serverPrefix = serverCpus == null ? List.of() : List.of("taskset", "-c", serverCpus);
         if (clientCpus != null) {
             Process pin = new ProcessBuilder("taskset", "-a", "-p", "-c", clientCpus,
@@ -159,7 +205,11 @@ final class BenchCommand implements Callable<Integer> {
             chosen = Bench.withBaselines(chosen, Registry.ENGINES, Registry.SERVERS);
         }
         flags.put("selected", chosen.stream().map(Combination::toString).toList());
-        var sweep = new Bench.Sweep(chosen, chosenPages, connections, rates, warmup, duration, delay, timers,
+        flags.put("cpu_sets", split != null ? split.text() : "given: server " + (serverCpus == null ? "any"
+                : serverCpus) + ", load generator " + (clientCpus == null ? "any" : clientCpus));
+        long shuffle = seed != null ? seed : new java.security.SecureRandom().nextLong() >>> 16;
+        var sweep = new Bench.Sweep(chosen, chosenPages, connections, rates, fixedWarmup,
+                auto ? LoadGenerator.Steady.of(warmupMax) : null, duration, repeat, shuffle, delay, timers,
                 loadThreads, folder, serverPrefix, flags, resume, jfr, target);
         if (running != null) {
             spec.commandLine().getOut().println("bench: " + running.note());

@@ -30,12 +30,46 @@ public final class CpuList {
             throw new UsageException(option + " takes a list of this machine's CPUs (" + format(usable) + ") as"
                     + " taskset -c does, numbers and ranges such as 0 or 0-1,3, not '" + list + "'.");
         }
-        boolean taskset = Stream.of(System.getenv().getOrDefault("PATH", "").split(":"))
-                .anyMatch(dir -> !dir.isEmpty() && Files.isExecutable(Path.of(dir, "taskset")));
-        if (!taskset) {
+        if (!tasksetFound()) {
             throw new Failure(option + " needs taskset, which is not installed (util-linux); install it or leave out"
                     + " --server-cpus and --client-cpus.");
         }
+    }
+
+    /**
+     * How bench places the server and the load generator when neither is pinned: {@code apart} with disjoint CPU
+     * lists, or sharing all CPUs, and a sentence saying which (for the provenance and the report's header).
+     */
+    public record Split(boolean apart, String server, String client, String text) {
+    }
+
+    /**
+     * Disjoint halves of the usable CPUs (the server the first half) where there are 4 or more and taskset is
+     * installed: with fewer, a half is one core, and a server or client pinned to one core measures that core's
+     * limit rather than the software; else both share every CPU, said plainly.
+     */
+    public static Split split(SortedSet<Integer> usable, boolean taskset) {
+        if (usable.size() >= 4 && taskset) {
+            SortedSet<Integer> server = new TreeSet<>(usable.stream().limit(usable.size() / 2).toList());
+            SortedSet<Integer> client = new TreeSet<>(usable);
+            client.removeAll(server);
+            return new Split(true, format(server), format(client), "apart: server on CPUs " + format(server)
+                    + ", load generator on CPUs " + format(client) + " (bench's default with 4 or more CPUs)");
+        }
+        return new Split(false, null, null, "shared: the server and the load generator share this machine's "
+                + usable.size() + " CPU" + (usable.size() == 1 ? "" : "s") + (usable.size() >= 4
+                ? " (taskset is not installed)" : " (bench pins them apart only with 4 or more)"));
+    }
+
+    /** {@link #split(SortedSet, boolean)} for this process's CPUs and PATH. */
+    public static Split split() {
+        return split(usable(), tasksetFound());
+    }
+
+    /** Whether taskset is on the PATH. */
+    static boolean tasksetFound() {
+        return Stream.of(System.getenv().getOrDefault("PATH", "").split(":"))
+                .anyMatch(dir -> !dir.isEmpty() && Files.isExecutable(Path.of(dir, "taskset")));
     }
 
     /** The CPUs a list names, or empty when it is not taskset's list syntax. */

@@ -19,6 +19,16 @@ import java.util.Objects;
  *                        where not known: no /proc/net/netstat, a server on another machine, another tool (wrk)
  * @param ceilingFraction the throughput over the raw baseline's at the same point (bench's closed loop only)
  * @param note            why the point is not valid, else a remark ("" for none)
+ * @param repetition      which repetition of the point this row is (runs.csv, from 1); null in a summary row, which
+ *                        stands for all of them
+ * @param warmupS         the warm-up the point had, in seconds ({@code --warmup=auto}: how long it took to reach
+ *                        steady state); a summary row: the median
+ * @param foreignCpu      CPU the rest of the machine used during the measured window, in cores (total busy CPU
+ *                        minus the server's and the load generator's); null where not known
+ * @param stealPct        the hypervisor's steal time during the window, in % of all CPU time; null where unknown
+ * @param disturbed       whether foreign CPU or steal passed {@link #DISTURBED_FOREIGN_CPU} or
+ *                        {@link #DISTURBED_STEAL_PCT}; a summary row: whether any repetition it uses was
+ * @param spread          a summary row's repetitions and intervals (null in runs.csv and in other tools' rows)
  */
 public record Row(String tool, String server, String engine, String mode, String page, String model,
                   int connections, Long rate, Double durationS, long requests, Long errors, boolean valid,
@@ -26,7 +36,59 @@ public record Row(String tool, String server, String engine, String mode, String
                   Double ttlbP90Ms, Double ttlbP99Ms, Double ttlbP999Ms, Double ttlbMaxMs, Double sourceMs,
                   Double chunksMean, Double cpuMsPerReq, Double clientCpuMsPerReq, Double rssPeakMb,
                   Double rssMeanMb, Double heapMb, Long threadsPeak, Long vthreadsPeak, Long gcCount, Long gcMs,
-                  Long listenDrops, Double ceilingFraction, String note) {
+                  Long listenDrops, Double ceilingFraction, String note, Integer repetition, Double warmupS,
+                  Double foreignCpu, Double stealPct, Boolean disturbed, Spread spread) {
+
+    /**
+     * Foreign CPU, in cores, above which a measured window counts as disturbed: a quarter of a core. An idle
+     * 2-core machine here shows under 0.01 cores; interrupt work the kernel does not charge to a process (loopback
+     * networking under load) stays under 0.1; a neighbour's build or a CPU hog is 0.5 to 2.
+     */
+    public static final double DISTURBED_FOREIGN_CPU = 0.25;
+    /** Steal time, in % of all CPU time, above which a window counts as disturbed (a busy host under a VM). */
+    public static final double DISTURBED_STEAL_PCT = 2.0;
+
+    /** The metrics a summary row carries an interval for, by column name. */
+    public static final java.util.List<String> INTERVAL_METRICS = java.util.List.of("req_per_s", "ttfb_p50_ms",
+            "ttfb_p99_ms", "first_item_p50_ms", "ttlb_p50_ms", "ttlb_p99_ms", "cpu_ms_per_req");
+
+    /**
+     * The spread of a summary row over its repetitions: n (the repetitions it uses), the confidence its intervals
+     * really have (an exact order-statistic interval for the median), whether they are only the range of the
+     * repetitions (too few for 95%), and each {@link #INTERVAL_METRICS} bound (a metric missing: not measured).
+     */
+    public record Spread(int n, double levelPct, boolean range, java.util.Map<String, Double> lo,
+                         java.util.Map<String, Double> hi) {
+        public Spread {
+            levelPct = kept(levelPct);
+            lo = keptAll(lo);
+            hi = keptAll(hi);
+        }
+
+        private static java.util.Map<String, Double> keptAll(java.util.Map<String, Double> bounds) {
+            java.util.Map<String, Double> kept = new java.util.TreeMap<>();
+            bounds.forEach((metric, value) -> {
+                if (value != null && !value.isNaN()) {
+                    kept.put(metric, kept(value));
+                }
+            });
+            return java.util.Map.copyOf(kept);
+        }
+    }
+
+    /** A row without repetitions or conditions: another tool's, or one written before they existed. */
+    public Row(String tool, String server, String engine, String mode, String page, String model,
+               int connections, Long rate, Double durationS, long requests, Long errors, boolean valid,
+               Double reqPerS, Double ttfbP50Ms, Double ttfbP99Ms, Double firstItemP50Ms, Double ttlbP50Ms,
+               Double ttlbP90Ms, Double ttlbP99Ms, Double ttlbP999Ms, Double ttlbMaxMs, Double sourceMs,
+               Double chunksMean, Double cpuMsPerReq, Double clientCpuMsPerReq, Double rssPeakMb,
+               Double rssMeanMb, Double heapMb, Long threadsPeak, Long vthreadsPeak, Long gcCount, Long gcMs,
+               Long listenDrops, Double ceilingFraction, String note) {
+        this(tool, server, engine, mode, page, model, connections, rate, durationS, requests, errors, valid, reqPerS,
+                ttfbP50Ms, ttfbP99Ms, firstItemP50Ms, ttlbP50Ms, ttlbP90Ms, ttlbP99Ms, ttlbP999Ms, ttlbMaxMs,
+                sourceMs, chunksMean, cpuMsPerReq, clientCpuMsPerReq, rssPeakMb, rssMeanMb, heapMb, threadsPeak,
+                vthreadsPeak, gcCount, gcMs, listenDrops, ceilingFraction, note, null, null, null, null, null, null);
+    }
 
     public static final String OPEN = "open";
     public static final String CLOSED = "closed";
@@ -57,6 +119,9 @@ public record Row(String tool, String server, String engine, String mode, String
         rssMeanMb = kept(rssMeanMb);
         heapMb = kept(heapMb);
         ceilingFraction = kept(ceilingFraction);
+        warmupS = kept(warmupS);
+        foreignCpu = kept(foreignCpu);
+        stealPct = kept(stealPct);
     }
 
     /** A decimal as the file keeps it; NaN (not measured) is null. */
@@ -101,7 +166,23 @@ public record Row(String tool, String server, String engine, String mode, String
         return new Row(tool, server, engine, mode, page, model, connections, rate, durationS, requests, errors, valid,
                 reqPerS, ttfbP50Ms, ttfbP99Ms, firstItemP50Ms, ttlbP50Ms, ttlbP90Ms, ttlbP99Ms, ttlbP999Ms,
                 ttlbMaxMs, sourceMs, chunksMean, cpuMsPerReq, clientCpuMsPerReq, rssPeakMb, rssMeanMb, heapMb,
-                threadsPeak, vthreadsPeak, gcCount, gcMs, listenDrops, fraction, note);
+                threadsPeak, vthreadsPeak, gcCount, gcMs, listenDrops, fraction, note, repetition, warmupS,
+                foreignCpu, stealPct, disturbed, spread);
+    }
+
+    /** This run's row as repetition {@code n} of its point (runs.csv). */
+    public Row withRepetition(int n) {
+        return new Row(tool, server, engine, mode, page, model, connections, rate, durationS, requests, errors, valid,
+                reqPerS, ttfbP50Ms, ttfbP99Ms, firstItemP50Ms, ttlbP50Ms, ttlbP90Ms, ttlbP99Ms, ttlbP999Ms,
+                ttlbMaxMs, sourceMs, chunksMean, cpuMsPerReq, clientCpuMsPerReq, rssPeakMb, rssMeanMb, heapMb,
+                threadsPeak, vthreadsPeak, gcCount, gcMs, listenDrops, ceilingFraction, note, n, warmupS,
+                foreignCpu, stealPct, disturbed, spread);
+    }
+
+    /** Which point this row is, whatever its repetition: the rows of one point share it. */
+    public String pointKey() {
+        return String.join("|", tool, server, engine, mode, page, model, String.valueOf(connections),
+                String.valueOf(rate));
     }
 
     /** What was measured, for messages: {@code wrk nima jstachio virtual stocks closed c16} (and the rate). */
@@ -132,6 +213,8 @@ public record Row(String tool, String server, String engine, String mode, String
                 heapMb, ceilingFraction;
         private long requests;
         private Long errors, threadsPeak, vthreadsPeak, gcCount, gcMs, listenDrops;
+        private Double warmupS, foreignCpu, stealPct;
+        private Boolean disturbed;
 
         private Builder(String tool, String server, String engine, String mode, String page, int connections,
                         double targetRate) {
@@ -238,6 +321,25 @@ public record Row(String tool, String server, String engine, String mode, String
             return this;
         }
 
+        /** The warm-up the point had, in seconds. */
+        public Builder warmupS(double seconds) {
+            this.warmupS = seconds;
+            return this;
+        }
+
+        /**
+         * What the rest of the machine did during the measured window: its CPU in cores and the steal time in %
+         * (NaN: unknown); the window is disturbed when either passes its threshold.
+         */
+        public Builder conditions(double foreignCores, double stealPercent) {
+            this.foreignCpu = foreignCores;
+            this.stealPct = stealPercent;
+            boolean known = !Double.isNaN(foreignCores) || !Double.isNaN(stealPercent);
+            this.disturbed = known ? foreignCores > DISTURBED_FOREIGN_CPU || stealPercent > DISTURBED_STEAL_PCT
+                    : null;
+            return this;
+        }
+
         public Builder ceilingFraction(double fraction) {
             this.ceilingFraction = fraction;
             return this;
@@ -251,7 +353,8 @@ public record Row(String tool, String server, String engine, String mode, String
                     wholeRate(targetRate), durationS, requests, errors, invalid == null, reqPerS, ttfbP50Ms,
                     ttfbP99Ms, firstItemP50Ms, ttlbP50Ms, ttlbP90Ms, ttlbP99Ms, ttlbP999Ms, ttlbMaxMs, sourceMs,
                     chunksMean, cpuMsPerReq, clientCpuMsPerReq, rssPeakMb, rssMeanMb, heapMb, threadsPeak,
-                    vthreadsPeak, gcCount, gcMs, listenDrops, ceilingFraction, invalid != null ? invalid : remark);
+                    vthreadsPeak, gcCount, gcMs, listenDrops, ceilingFraction, invalid != null ? invalid : remark,
+                    null, warmupS, foreignCpu, stealPct, disturbed, null);
         }
     }
 

@@ -47,16 +47,42 @@ public final class Summary {
             new Column("heap_mb", Row::heapMb), new Column("threads_peak", Row::threadsPeak),
             new Column("vthreads_peak", Row::vthreadsPeak), new Column("gc_count", Row::gcCount),
             new Column("gc_ms", Row::gcMs), new Column("listen_drops", Row::listenDrops),
-            new Column("ceiling_fraction", Row::ceilingFraction), new Column("note", Row::note));
+            new Column("ceiling_fraction", Row::ceilingFraction), new Column("repetition", Row::repetition),
+            new Column("n", r -> r.spread() == null ? null : r.spread().n()),
+            new Column("ci_level_pct", r -> r.spread() == null ? null : r.spread().levelPct()),
+            new Column("ci_kind", r -> r.spread() == null ? null : r.spread().range() ? "range" : "interval"));
 
-    public static final List<String> COLUMNS = TABLE.stream().map(Column::name).toList();
+    /** Every column: {@link #TABLE}, each interval metric's bounds, the run's conditions, and the note last. */
+    private static final List<Column> ALL = columns();
+
+    public static final List<String> COLUMNS = ALL.stream().map(Column::name).toList();
+
+    /** The columns that repetitions added: the spread, the bounds and the conditions. */
+    private static final List<String> SINCE_REPETITIONS = COLUMNS.subList(COLUMNS.indexOf("repetition"),
+            COLUMNS.indexOf("note"));
 
     /**
      * The headers of earlier versions that this one still reads (a column it adds is empty in their rows), so that
-     * a results folder written before can be resumed, reported and appended to: before listen_drops.
+     * a results folder written before can be resumed, reported and appended to: before repetitions, and before
+     * listen_drops.
      */
     private static final List<List<String>> EARLIER = List.of(
-            COLUMNS.stream().filter(c -> !c.equals("listen_drops")).toList());
+            COLUMNS.stream().filter(c -> !SINCE_REPETITIONS.contains(c)).toList(),
+            COLUMNS.stream().filter(c -> !SINCE_REPETITIONS.contains(c) && !c.equals("listen_drops")).toList());
+
+    private static List<Column> columns() {
+        List<Column> all = new ArrayList<>(TABLE);
+        for (String metric : Row.INTERVAL_METRICS) {
+            all.add(new Column(metric + "_lo", r -> r.spread() == null ? null : r.spread().lo().get(metric)));
+            all.add(new Column(metric + "_hi", r -> r.spread() == null ? null : r.spread().hi().get(metric)));
+        }
+        all.add(new Column("warmup_s", Row::warmupS));
+        all.add(new Column("foreign_cpu", Row::foreignCpu));
+        all.add(new Column("steal_pct", Row::stealPct));
+        all.add(new Column("disturbed", Row::disturbed));
+        all.add(new Column("note", Row::note));
+        return List.copyOf(all);
+    }
 
     private Summary() {
     }
@@ -67,7 +93,7 @@ public final class Summary {
     }
 
     private static Column column(String name) {
-        for (Column c : TABLE) {
+        for (Column c : ALL) {
             if (c.name().equals(name)) {
                 return c;
             }
@@ -156,7 +182,11 @@ public final class Summary {
         }
     }
 
-    /** Replaces {@code file} with these rows in this version's columns: whole, or not at all (a move). */
+    /** Writes {@code file} with these rows: whole, or not at all (a temporary file, then an atomic move). */
+    public static void write(Path file, List<Row> rows) throws IOException {
+        rewrite(file, rows);
+    }
+
     private static void rewrite(Path file, List<Row> rows) throws IOException {
         StringBuilder text = new StringBuilder(header()).append('\n');
         rows.forEach(r -> text.append(csv(r)).append('\n'));
@@ -188,7 +218,34 @@ public final class Summary {
                 c.decimal("chunks_mean"), c.decimal("cpu_ms_per_req"), c.decimal("client_cpu_ms_per_req"),
                 c.decimal("rss_peak_mb"), c.decimal("rss_mean_mb"), c.decimal("heap_mb"),
                 c.wholeOrNull("threads_peak"), c.wholeOrNull("vthreads_peak"), c.wholeOrNull("gc_count"),
-                c.wholeOrNull("gc_ms"), c.wholeOrNull("listen_drops"), c.decimal("ceiling_fraction"), c.text("note"));
+                c.wholeOrNull("gc_ms"), c.wholeOrNull("listen_drops"), c.decimal("ceiling_fraction"), c.text("note"),
+                c.wholeOrNull("repetition") == null ? null : Math.toIntExact(c.whole("repetition")),
+                c.decimal("warmup_s"), c.decimal("foreign_cpu"), c.decimal("steal_pct"), c.flagOrNull("disturbed"),
+                spread(c));
+    }
+
+    /** A summary row's spread from its cells: null where n is empty (a run's row, another tool's). */
+    private static Row.Spread spread(Cells c) {
+        Long n = c.wholeOrNull("n");
+        if (n == null) {
+            return null;
+        }
+        Map<String, Double> lo = new LinkedHashMap<>();
+        Map<String, Double> hi = new LinkedHashMap<>();
+        for (String metric : Row.INTERVAL_METRICS) {
+            Double l = c.decimal(metric + "_lo");
+            Double h = c.decimal(metric + "_hi");
+            if (l != null && h != null) {
+                lo.put(metric, l);
+                hi.put(metric, h);
+            }
+        }
+        Double level = c.decimal("ci_level_pct");
+        String kind = c.text("ci_kind");
+        if (!kind.equals("range") && !kind.equals("interval")) {
+            throw Cells.refused("ci_kind", kind, "range or interval");
+        }
+        return new Row.Spread(Math.toIntExact(n), level == null ? 0 : level, kind.equals("range"), lo, hi);
     }
 
     /** One CSV row's cells by column; each read refuses a cell its column cannot hold, naming both. */
@@ -221,6 +278,10 @@ public final class Summary {
             } catch (NumberFormatException e) {
                 throw refused(column, t, "a number");
             }
+        }
+
+        Boolean flagOrNull(String column) {
+            return text(column).isEmpty() ? null : flag(column);
         }
 
         boolean flag(String column) {

@@ -75,13 +75,16 @@ class PointMeasurementTest {
         try {
             Files.createDirectories(out.resolve("hgrm"));
             URI base = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/");
-            PointMeasurement m = new PointMeasurement(Duration.ofMillis(100), Duration.ofMillis(300), 1, false, out);
+            PointMeasurement m = new PointMeasurement(Duration.ofMillis(100), null, Duration.ofMillis(300), 1, false,
+                    out);
             Point p = new Point(c, Page.STOCKS, 2, 0);
-            Row row = m.measure(base, null, p, body, Double.NaN, () -> false);
+            Row row = m.measure(base, null, p, body, Double.NaN, () -> false, p.name() + "-rep1");
             assertTrue(row.valid(), row.note());
             assertNotNull(row.listenDrops(), "the server is on this machine and /proc is readable");
             assertTrue(row.listenDrops() >= 0, row.listenDrops().toString());
-            assertTrue(Files.isRegularFile(out.resolve("hgrm/" + p.name() + ".ttlb.hgrm")));
+            assertTrue(Files.isRegularFile(out.resolve("hgrm/" + p.name() + "-rep1.ttlb.hgrm")));
+            assertNull(row.foreignCpu(), "a server started elsewhere: its CPU is not told from the machine's");
+            assertNotNull(row.stealPct(), "/proc/stat is readable");
         } finally {
             server.stop(0);
         }

@@ -1,0 +1,76 @@
+package bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Whether a measured window was disturbed: how much CPU the rest of the machine used while it ran, and how much
+ * the hypervisor stole. The machine's CPU time comes from {@code /proc/stat}, the measured processes' (the server
+ * JVM and this one, the load generator) from {@code /proc/PID/stat}; what is left is foreign: a neighbour's build,
+ * a test run, a browser.
+ *
+ * <p>Busy time is user + nice + system: what the kernel charges to processes. Interrupt and softirq time is left
+ * out because the kernel charges it to no process, and on loopback it is mostly the measured traffic itself. Linux
+ * counts in USER_HZ ticks, 100 per second (as {@link ServerProcess#cpuNanos} assumes too).
+ */
+public final class CpuWatch {
+
+    private static final double TICKS_PER_SECOND = 100;
+
+    /** A reading: the machine's busy, steal and total ticks, the processes' ticks, and when. */
+    public record Mark(long busy, long steal, long total, long processes, long nanos, boolean known) {
+    }
+
+    /** What the rest of the machine did between two marks: CPU in cores, steal in %; NaN where unknown. */
+    public record Conditions(double foreignCores, double stealPct) {
+        public static final Conditions UNKNOWN = new Conditions(Double.NaN, Double.NaN);
+    }
+
+    private CpuWatch() {
+    }
+
+    /** The machine's counters and the sum of these processes' CPU ticks (a PID that is gone makes it unknown). */
+    public static Mark mark(long... pids) {
+        long now = System.nanoTime();
+        try {
+            String line = Files.readAllLines(Path.of("/proc/stat")).get(0);
+            String[] f = line.trim().split("\\s+");   // cpu user nice system idle iowait irq softirq steal ...
+            long user = Long.parseLong(f[1]), nice = Long.parseLong(f[2]), system = Long.parseLong(f[3]);
+            long total = 0;
+            for (int i = 1; i <= Math.min(8, f.length - 1); i++) {   // guest time is already inside user
+                total += Long.parseLong(f[i]);
+            }
+            long steal = f.length > 8 ? Long.parseLong(f[8]) : 0;
+            long processes = 0;
+            for (long pid : pids) {
+                processes += processTicks(pid);
+            }
+            return new Mark(user + nice + system, steal, total, processes, now, true);
+        } catch (IOException | RuntimeException e) {   // not Linux, or a process has gone
+            return new Mark(0, 0, 0, 0, now, false);
+        }
+    }
+
+    /** utime + stime of a process, in ticks (threads included, children not). */
+    static long processTicks(long pid) throws IOException {
+        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+    }
+
+    /**
+     * From {@code a} to {@code b}: the foreign CPU in cores (never below 0: the counters are read a moment apart)
+     * and the steal in % of all CPU time.
+     */
+    public static Conditions between(Mark a, Mark b) {
+        double seconds = (b.nanos() - a.nanos()) / 1e9;
+        if (!a.known() || !b.known() || seconds <= 0 || b.total() <= a.total()) {
+            return Conditions.UNKNOWN;
+        }
+        double foreign = Math.max(0, (b.busy() - a.busy()) - (b.processes() - a.processes()))
+                / TICKS_PER_SECOND / seconds;
+        double steal = 100.0 * (b.steal() - a.steal()) / (b.total() - a.total());
+        return new Conditions(foreign, steal);
+    }
+}
