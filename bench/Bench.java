@@ -122,7 +122,7 @@ public final class Bench {
     }
 
     /** One repetition of one combination: its points, pages in this repetition's order. */
-    private record Task(int repetition, Combination combination, List<Point> points) {
+    record Task(int repetition, Combination combination, List<Point> points) {
     }
 
     /**
@@ -196,9 +196,10 @@ public final class Bench {
             console.printf(Locale.ROOT, "bench: resuming in %s: %d measured windows kept, %d to measure%n",
                     sweep.out(), runs.size(), total);
         }
+        long minutes = (long) Math.ceil(estimateSeconds(todo) / 60);
         console.printf(Locale.ROOT, "bench: %d combinations x %d repetitions, %d windows to measure: about %s%n",
-                sweep.combinations().size(), sweep.repeat(), total, Durations.format(Duration.ofMinutes(
-                        (long) Math.ceil(estimateSeconds(todo) / 60))));
+                sweep.combinations().size(), sweep.repeat(), total,
+                minutes < 60 ? minutes + " min" : minutes / 60 + " h " + minutes % 60 + " min");
         console.flush();
         int[] progress = {0};
         long started = System.nanoTime();
@@ -236,8 +237,12 @@ public final class Bench {
             }
         }
         Provenance.finish(sweep.out());
-        printTable();
-        console.println("bench: report in " + Report.write(sweep.out(), baselineId()).toAbsolutePath());
+        if (rows.isEmpty()) {   // stopped before a first window: no figure, so no table or report
+            console.println("bench: no window was measured.");
+        } else {
+            printTable();
+            console.println("bench: report in " + Report.write(sweep.out(), baselineId()).toAbsolutePath());
+        }
         console.flush();
         if (stopped) {
             console.printf(Locale.ROOT, "bench: stopped; %d measured windows kept in %s; measure the rest with the"

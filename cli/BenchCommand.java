@@ -85,7 +85,7 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--warmup-max", paramLabel = "DURATION", defaultValue = "60s",
             description = "The longest an auto warm-up may take; a point that is not steady by then is measured"
-                    + " and says so in its note (default: ${DEFAULT-VALUE}).")
+                    + " and says so in its note (default: ${DEFAULT-VALUE}). Units: " + Durations.UNITS + ".")
     Duration warmupMax;
 
     @Option(names = "--duration", paramLabel = "DURATION", defaultValue = "5s",
@@ -158,7 +158,12 @@ final class BenchCommand implements Callable<Integer> {
             throw new UsageException("--repeat takes a whole number of at least 1.");
         }
         boolean auto = warmup.equals("auto");
-        Duration fixedWarmup = auto ? Duration.ZERO : Durations.parse(warmup);
+        Duration fixedWarmup;
+        try {
+            fixedWarmup = auto ? Duration.ZERO : Durations.parse(warmup);
+        } catch (UsageException e) {
+            throw new UsageException("--warmup takes auto or a duration: " + e.getMessage());
+        }
         if (auto && warmupMax.compareTo(Duration.ofSeconds(STEADY_WINDOWS)) < 0) {
             throw new UsageException("--warmup-max must be at least " + STEADY_WINDOWS + "s: auto needs "
                     + STEADY_WINDOWS + " one-second windows.");

@@ -74,13 +74,25 @@ class BenchIT {
 
     @Test
     void aShortSweepMeasuresTheBaselineAndTheEngineAndWritesTheReport(@TempDir Path out) throws Exception {
-        Done d = finish(bench(out, "--connections=1,4").start());
+        Done d = finish(bench(out, "--connections=1,4", "--repeat=2").start());
         assertEquals(0, d.code(), d.out() + d.err());
 
+        List<Row> runs = Summary.read(out.resolve("runs.csv"));
+        // A window disturbed by the machine's other work is measured again: more rows, never fewer.
+        assertEquals(8, new HashSet<>(runs.stream().map(r -> r.pointKey() + " " + r.repetition()).toList()).size(),
+                "2 combinations x 2 connection counts x 2 repetitions: " + runs);
+        assertEquals(4, new HashSet<>(runs.stream().map(Row::pointKey).toList()).size());
+        assertTrue(runs.stream().allMatch(r -> r.repetition() == 1 || r.repetition() == 2), runs.toString());
+        assertTrue(runs.stream().allMatch(r -> r.disturbed() != null && r.foreignCpu() != null),
+                "every window says what the rest of the machine did: " + runs);
         List<Row> rows = Summary.read(out.resolve("summary.csv"));
-        assertEquals(List.of("raw", "raw", "jstachio", "jstachio"), rows.stream().map(Row::engine).toList(),
-                "the baseline is added and measured first");
+        assertEquals(List.of("jstachio", "jstachio", "raw", "raw"), rows.stream().map(Row::engine).sorted().toList(),
+                "the baseline is added");
         for (Row row : rows) {
+            assertEquals(2, row.spread().n(), "the median of two repetitions: " + Summary.csv(row));
+            assertTrue(row.spread().range(), "two repetitions give their range, not a 95% interval");
+            assertTrue(row.spread().lo().get("req_per_s") <= row.reqPerS()
+                    && row.reqPerS() <= row.spread().hi().get("req_per_s"), Summary.csv(row));
             assertTrue(row.valid(), Summary.csv(row));
             double ttlb = number(row, "ttlb_p50_ms");
             assertTrue(ttlb >= 20, "20 items at 1 ms each: " + Summary.csv(row));
@@ -97,7 +109,7 @@ class BenchIT {
             }
         }
         try (var hgrm = Files.list(out.resolve("hgrm"))) {
-            assertEquals(12, hgrm.count(), "ttfb, first item and ttlb per point");
+            assertEquals(3L * runs.size(), hgrm.count(), "ttfb, first item and ttlb per measured window");
         }
         String provenance = Files.readString(out.resolve("provenance.json"));
         assertTrue(provenance.contains("\"java\"") && provenance.contains("\"server_jvm_flags\""), provenance);
@@ -111,7 +123,11 @@ class BenchIT {
         assertFalse(p.path("libraries").toString().contains("unknown"), provenance);
         assertFalse(p.path("libraries").path("io.reactivex.rxjava3:rxjava").asText().isEmpty(), provenance);
         assertTrue(p.has("load_average_after"), "finished: " + provenance);
-        assertTrue(d.out().contains("bench: point 4/4"), d.out());
+        assertTrue(d.out().contains("bench: 8/8 repetition 2/2"), d.out());
+        assertEquals(runs.size() - 8, d.out().split("measuring it again", -1).length - 1,
+                "each window measured again is said: " + d.out());
+        assertEquals(2, p.path("repeat").asInt(), provenance);
+        assertTrue(p.has("seed") && p.path("flags").has("cpu_sets"), provenance);
 
         Path report = out.resolve("report.html");
         assertTrue(d.out().contains("bench: report in " + report.toAbsolutePath()), d.out());
@@ -121,14 +137,14 @@ class BenchIT {
     }
 
     @Test
-    void ctrlCKeepsFinishedPointsAndResumeMeasuresTheRest(@TempDir Path out) throws Exception {
-        Process p = bench(out, "--connections=1,2,4,8").start();
+    void ctrlCKeepsFinishedRepetitionsAndResumeMeasuresTheRest(@TempDir Path out) throws Exception {
+        Process p = bench(out, "--connections=1,2", "--repeat=2").start();
         CompletableFuture<String> stdout = CompletableFuture.supplyAsync(() -> read(p.getInputStream()));
         CompletableFuture<String> stderr = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
-        Path csv = out.resolve("summary.csv");
+        Path runsCsv = out.resolve("runs.csv");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (!(Files.exists(csv) && Files.readAllLines(csv).size() >= 2)) {   // the first point is written
-            assertTrue(System.nanoTime() < deadline && p.isAlive(), "a first point within 2 minutes");
+        while (!(Files.exists(runsCsv) && Files.readAllLines(runsCsv).size() >= 2)) {   // a first window is written
+            assertTrue(System.nanoTime() < deadline && p.isAlive(), "a first window within 2 minutes");
             Thread.sleep(50);
         }
         List<ProcessHandle> children = p.descendants().toList();
@@ -140,32 +156,35 @@ class BenchIT {
         for (ProcessHandle child : children) {
             assertTrue(child.onExit().get(30, TimeUnit.SECONDS) != null && !child.isAlive(), "no server left");
         }
-        int kept = Summary.read(csv).size();
-        assertTrue(kept >= 1 && kept < 8, "finished points kept, the rest not measured: " + kept);
-        // As a version before listen_drops wrote it: the resume must read it and go on in the current columns.
-        int at = Summary.COLUMNS.indexOf("listen_drops");
-        List<String> earlier = Files.readAllLines(csv).stream().map(line -> {
-            List<String> cells = new ArrayList<>(List.of(line.split(",", at + 2)));   // the note stays whole
-            cells.remove(at);
-            return String.join(",", cells);
-        }).toList();
-        assertFalse(earlier.get(0).contains("listen_drops"), earlier.get(0));
-        Files.write(csv, earlier);
+        List<Row> before = Summary.read(runsCsv);
+        int kept = before.size();
+        int done = new HashSet<>(before.stream().map(r -> r.pointKey() + " " + r.repetition()).toList()).size();
+        assertTrue(done >= 1 && done < 8, "finished windows kept, the rest not measured: " + before);
 
-        Done refused = finish(bench(out, "--connections=1,2,4,8").start());
+        Done refused = finish(bench(out, "--connections=1,2", "--repeat=2").start());
         assertEquals(2, refused.code(), "a folder that holds a sweep is not overwritten: " + refused.err());
 
-        Done resumed = finish(bench(out, "--connections=1,2,4,8", "--resume").start());
+        Done resumed = finish(bench(out, "--connections=1,2", "--repeat=2", "--resume").start());
         assertEquals(0, resumed.code(), resumed.out() + resumed.err());
-        assertTrue(resumed.out().contains(kept + " points kept, " + (8 - kept) + " to measure"), resumed.out());
-        List<Row> rows = Summary.read(csv);
-        assertEquals(8, rows.size(), "raw and jstachio at 4 connection counts, each once");
-        assertEquals(Summary.header(), Files.readAllLines(csv).get(0), "rewritten in the current columns");
-        assertTrue(rows.subList(0, kept).stream().allMatch(r -> r.listenDrops() == null), "not known then");
-        if (Kernel.listenDrops() >= 0) {
-            assertTrue(rows.subList(kept, 8).stream().allMatch(r -> r.listenDrops() != null), "measured now");
-        }
-        assertEquals(8, new HashSet<>(rows.stream().map(r -> r.engine() + r.connections()).toList()).size());
+        assertTrue(resumed.out().contains(kept + " measured windows kept, " + (8 - done) + " to measure"),
+                resumed.out());
+        List<Row> runs = Summary.read(runsCsv);
+        assertEquals(8, new HashSet<>(runs.stream().map(r -> r.pointKey() + r.repetition()).toList()).size(),
+                "every point's two repetitions, each once (a disturbed one may have a second attempt): " + runs);
+        List<Row> rows = Summary.read(out.resolve("summary.csv"));
+        assertEquals(4, rows.size(), "raw and jstachio at 2 connection counts");
+        assertTrue(rows.stream().allMatch(r -> r.spread() != null && r.spread().n() == 2), rows.toString());
         assertTrue(Files.readString(out.resolve("provenance.json")).contains("\"later_runs\""), "the resumed run's record");
+    }
+
+    /** A folder from before repetitions has no runs.csv to go on from: resuming it is refused, nothing measured. */
+    @Test
+    void aFolderFromBeforeRepetitionsIsNotResumed(@TempDir Path out) throws Exception {
+        Files.writeString(out.resolve("summary.csv"), Summary.header() + "\n" + Summary.csv(Row.builder("pssrbench",
+                "nima", "jstachio", "virtual", "stocks", 1, 0).measured(1, 40, 0, "", 40).build()) + "\n");
+        Done d = finish(bench(out, "--connections=1", "--resume").start());
+        assertEquals(2, d.code(), d.out() + d.err());
+        assertTrue(d.err().contains("was measured before repetitions (it has no runs.csv)"), d.err());
+        assertFalse(Files.exists(out.resolve("runs.csv")));
     }
 }

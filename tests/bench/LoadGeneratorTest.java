@@ -14,11 +14,13 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.CRC32C;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The load generator against local servers whose timing is known. */
@@ -174,5 +176,64 @@ class LoadGeneratorTest {
             long delayed = closed.ttlb().getCountBetweenValues(100_000, Long.MAX_VALUE / 2);
             assertTrue(delayed <= 1, "a closed loop hides the stall behind one request: " + delayed);
         }
+    }
+
+    /** A page that takes {@code millis} and nothing else, at a steady pace: a closed loop's throughput is flat. */
+    private static void page(OutputStream out, long millis) throws Exception {
+        headers(out);
+        chunk(out, HEAD);
+        Thread.sleep(millis);
+        chunk(out, ITEM);
+        chunk(out, TAIL);
+        end(out);
+    }
+
+    private static LoadGenerator.Plan auto(URI uri, Duration max) {
+        return new LoadGenerator.Plan(uri, 4, 1, 0, Duration.ZERO, Duration.ofMillis(500), BODY.length, crc(BODY),
+                (HEAD + ITEM).length(), Duration.ofSeconds(5), LoadGenerator.Steady.of(max));
+    }
+
+    /**
+     * --warmup=auto against a steady server: the measured window opens after the first run of 5 steady one-second
+     * windows, the trace of the warm-up is kept, and the window is measured as a fixed one would be.
+     */
+    @Test
+    void anAdaptiveWarmupEndsWhenTheLoadIsSteady() throws Exception {
+        try (TimedServer server = new TimedServer((out, n) -> page(out, 10))) {
+            java.util.concurrent.atomic.AtomicLong opened = new java.util.concurrent.atomic.AtomicLong();
+            long start = System.nanoTime();
+            LoadGenerator.Result r = LoadGenerator.run(auto(server.uri(), Duration.ofSeconds(20)), () -> false,
+                    () -> opened.set(System.nanoTime()));
+            assertTrue(r.steady(), r.warmupCounts().toString());
+            assertTrue(r.warmupCounts().size() >= 5 && r.warmupCounts().size() < 20, r.warmupCounts().toString());
+            assertEquals(r.warmupCounts().size(), r.warmupSeconds(), 0.001, "whole one-second windows");
+            assertEquals(r.warmupSeconds(), (opened.get() - start) / 1e9, 0.3, "told when the window opened");
+            assertTrue(r.requests() > 50, "4 connections at about 10 ms a page for 0.5 s: " + r.requests());
+            assertEquals(0, r.errors());
+        }
+    }
+
+    /** A load that never settles (each second twice or half as slow as the one before) ends at the cap, unsteady. */
+    @Test
+    void anAdaptiveWarmupStopsAtItsCapWhenTheLoadNeverSettles() throws Exception {
+        long start = System.nanoTime();
+        try (TimedServer server = new TimedServer((out, n) ->
+                page(out, ((System.nanoTime() - start) / 1_000_000_000L) % 2 == 0 ? 5 : 20))) {
+            LoadGenerator.Result r = LoadGenerator.run(auto(server.uri(), Duration.ofSeconds(6)), () -> false);
+            assertFalse(r.steady(), r.warmupCounts().toString());
+            assertEquals(6, r.warmupCounts().size(), r.warmupCounts().toString());
+            assertEquals(6.0, r.warmupSeconds(), 0.001);
+        }
+    }
+
+    /** The rule itself: five windows within 2% of their mean, or within 2 requests where a window holds few. */
+    @Test
+    void theSteadyRule() {
+        LoadGenerator.Steady rule = LoadGenerator.Steady.of(Duration.ofSeconds(60));
+        assertFalse(rule.reached(List.of(100L, 100L, 100L, 100L)), "four windows are not enough");
+        assertTrue(rule.reached(List.of(10L, 1000L, 1000L, 1010L, 995L, 1005L)), "the last five within 1.5%");
+        assertFalse(rule.reached(List.of(1000L, 1000L, 1000L, 1000L, 1030L)), "3% apart");
+        assertTrue(rule.reached(List.of(44L, 45L, 46L, 45L, 44L)), "2 requests apart at 45 a second");
+        assertFalse(rule.reached(List.of(0L, 0L, 0L, 0L, 0L)), "nothing completes: not steady");
     }
 }

@@ -82,6 +82,10 @@ public class CliTest {
         refused("--rate takes positive requests per second", "bench", "--rate=0");
         refused("write a number and a unit", "bench", "--duration=3");
         refused("--resume continues a sweep: name its folder with --out=DIR", "bench", "--resume");
+        refused("--repeat takes a whole number of at least 1", "bench", "--repeat=0");
+        refused("--warmup-max must be at least 5s: auto needs 5 one-second windows", "bench", "--warmup-max=2s");
+        refused("--warmup takes auto or a duration: cannot read the duration 'soon'; write a number and a unit",
+                "bench", "--warmup=soon");
         refused("nothing to resume", "bench", "--resume", "--out=/nonexistent/pssrbench");
         refused("--target is one running server", "bench", "--server=nima,netty", "--target=http://127.0.0.1:1/");
         refused("--target is one running server", "verify", "--all", "--target=http://127.0.0.1:1/");
@@ -268,7 +272,7 @@ public class CliTest {
                 }
             }
         }
-        assertEquals(10, durations, "serve --delay --grace --idle-timeout, verify --delay, bench --warmup --duration"
+        assertEquals(10, durations, "serve --delay --grace --idle-timeout, verify --delay, bench --warmup-max --duration"
                 + " --delay, browser --delay, stress --streams-delay --idle-timeout");
         assertEquals(Duration.ofMinutes(2), Durations.parse("2m"));
     }

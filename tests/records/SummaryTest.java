@@ -54,7 +54,11 @@ class SummaryTest {
         assertEquals("tool,server,engine,mode,page,model,connections,rate,duration_s,requests,errors,valid,req_per_s,"
                 + "ttfb_p50_ms,ttfb_p99_ms,first_item_p50_ms,ttlb_p50_ms,ttlb_p90_ms,ttlb_p99_ms,ttlb_p999_ms,"
                 + "ttlb_max_ms,source_ms,chunks_mean,cpu_ms_per_req,client_cpu_ms_per_req,rss_peak_mb,rss_mean_mb,"
-                + "heap_mb,threads_peak,vthreads_peak,gc_count,gc_ms,listen_drops,ceiling_fraction,note",
+                + "heap_mb,threads_peak,vthreads_peak,gc_count,gc_ms,listen_drops,ceiling_fraction,repetition,n,"
+                + "ci_level_pct,ci_kind,req_per_s_lo,req_per_s_hi,ttfb_p50_ms_lo,ttfb_p50_ms_hi,ttfb_p99_ms_lo,"
+                + "ttfb_p99_ms_hi,first_item_p50_ms_lo,first_item_p50_ms_hi,ttlb_p50_ms_lo,ttlb_p50_ms_hi,"
+                + "ttlb_p99_ms_lo,ttlb_p99_ms_hi,cpu_ms_per_req_lo,cpu_ms_per_req_hi,warmup_s,foreign_cpu,steal_pct,"
+                + "disturbed,note",
                 Summary.header());
     }
 
@@ -69,7 +73,7 @@ class SummaryTest {
         assertEquals(List.of(row), Summary.read(csv));
         assertEquals("pssrbench,netty,pebble,reactive,presentations,open,64,800,3.001,2400,0,true,799.900,1.010,"
                 + "1.020,1.030,20.100,20.200,20.300,20.400,20.500,19.600,22.000,0.410,0.420,81.100,80.200,12.300,40,"
-                + "65,3,17,5,0.987,\"a remark, \"\"quoted\"\"\"", Files.readAllLines(csv).get(1));
+                + "65,3,17,5,0.987," + ",".repeat(22) + "\"a remark, \"\"quoted\"\"\"", Files.readAllLines(csv).get(1));
     }
 
     /** listen_drops: a count where bench knows it (0 included), empty where not (another tool, /proc unreadable). */
@@ -124,7 +128,8 @@ class SummaryTest {
         List<String> lines = Files.readAllLines(csv);
         assertEquals(List.of(Summary.header(), Summary.csv(rows.get(0)), Summary.csv(rows.get(1)), Summary.csv(next)),
                 lines);
-        assertEquals(earlier.get(1).replace(",0,0,1.000,", ",0,0,,1.000,"), lines.get(1), "an empty cell added");
+        assertEquals(earlier.get(1).replace(",0,0,1.000,", ",0,0,,1.000," + ",".repeat(22)), lines.get(1),
+                "empty cells added");
         assertEquals(List.of(rows.get(0), rows.get(1), next), Summary.read(csv));
         try (var files = Files.list(dir)) {
             assertEquals(List.of(csv), files.toList(), "no file left beside it");
@@ -139,13 +144,14 @@ class SummaryTest {
     void writtenLinesReadBackIntoTheSameLines(@TempDir Path dir) throws IOException {
         List<String> lines = List.of(Summary.header(),
                 "pssrbench,nima,raw,virtual,stocks,closed,4,,1.002,178,0,true,177.645,0.241,0.522,0.702,22.383,"
-                        + "22.675,23.470,23.470,23.472,22.713,22.000,1.938,0.615,95.324,94.127,9.412,31,4,0,0,0,1.000,",
-                "pssrbench,nima,jstachio,virtual,stocks,closed,1,,,0,,false,,,,,,,,,,,,,,,,,,,,,,,"
-                        + "failed verification: exit code 1 (see nima-jstachio-virtual.verify.log)",
+                        + "22.675,23.470,23.470,23.472,22.713,22.000,1.938,0.615,95.324,94.127,9.412,31,4,0,0,0,1.000,"
+                        + "1,,,,,,,,,,,,,,,,,,7.000,0.012,0.000,false,",
+                "pssrbench,nima,jstachio,virtual,stocks,closed,1,,,0,,false,,,,,,,,,,,,,,,,,,,,,,"
+                        + ",".repeat(23) + "failed verification: exit code 1 (see nima-jstachio-virtual.verify.log)",
                 "wrk,nima,jstachio,virtual,stocks,closed,16,,20.099,14524,0,true,722.613,,,,22.054,22.313,23.970,"
-                        + "27.091,30.043,,,,,,,,,,,,,,",
+                        + "27.091,30.043,,,,,,,,,,,,,," + ",".repeat(22),
                 "wrk2,nima,jstachio,virtual,stocks,open,16,542,40.003,21670,3,false,541.710,,,,22.719,23.327,"
-                        + "26.847,51.295,59.456,,,,,,,,,,,,,,"
+                        + "26.847,51.295,59.456,,,,,,,,,,,,,," + ",".repeat(22)
                         + "\"errors: connect 0, read 0, write 0, timeout 3, non-2xx 0\"");
         Path csv = Files.write(dir.resolve("summary.csv"), lines);
         List<Row> rows = Summary.read(csv);
@@ -216,5 +222,43 @@ class SummaryTest {
         Files.writeString(csv, Summary.header() + "\n" + line.replace(",300.000,", ",fast,") + "\n");
         e = assertThrows(IOException.class, () -> Summary.read(csv));
         assertTrue(e.getMessage().endsWith("row 1: req_per_s holds 'fast', not a number"), e.getMessage());
+    }
+
+    /** A summary row's spread and conditions, and a run's repetition, are read back as written. */
+    @Test
+    void repetitionsSpreadAndConditionsRoundTrip(@TempDir Path dir) throws IOException {
+        Row run = closed("pssrbench", 16).measured(5, 3500, 0, "", 700.25).warmupS(7).conditions(0.031, 0.0)
+                .build().withRepetition(3);
+        Row disturbed = closed("pssrbench", 32).measured(5, 3500, 0, "", 700).conditions(0.97, 0.5).build()
+                .withRepetition(1);
+        Row point = records.Repetitions.summarize(List.of(run, run.withRepetition(4))).get(0);
+        Path csv = dir.resolve("runs.csv");
+        Summary.append(csv, run);
+        Summary.append(csv, disturbed);
+        Summary.append(csv, point);
+        List<Row> read = Summary.read(csv);
+        assertEquals(List.of(run, disturbed, point), read);
+        assertEquals(3, read.get(0).repetition());
+        assertEquals(Boolean.FALSE, read.get(0).disturbed());
+        assertEquals(Boolean.TRUE, read.get(1).disturbed(), "0.97 cores of foreign CPU");
+        assertNull(read.get(2).repetition(), "a summary row stands for every repetition");
+        assertEquals(2, read.get(2).spread().n());
+        assertEquals("range", Summary.text(read.get(2), "ci_kind"));
+        assertEquals("700.250", Summary.text(read.get(2), "req_per_s_lo"));
+        Row unknown = closed("pssrbench", 8).measured(5, 10, 0, "", 2).conditions(Double.NaN, Double.NaN).build();
+        assertNull(unknown.disturbed(), "not known where /proc cannot be read");
+    }
+
+    /** A summary.csv of the version before repetitions (with listen_drops) is read, the new columns empty. */
+    @Test
+    void aFileFromBeforeRepetitionsIsRead(@TempDir Path dir) throws IOException {
+        List<String> columns = Summary.COLUMNS.subList(0, Summary.COLUMNS.indexOf("repetition"));
+        Path csv = Files.write(dir.resolve("summary.csv"), List.of(String.join(",", columns) + ",note",
+                "wrk,nima,jstachio,virtual,stocks,closed,16,,10.000,7000,0,true,700.000" + ",".repeat(20) + "3,,"));
+        Row row = Summary.read(csv).get(0);
+        assertEquals(3L, row.listenDrops());
+        assertNull(row.spread());
+        assertNull(row.repetition());
+        assertNull(row.disturbed());
     }
 }

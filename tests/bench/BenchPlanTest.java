@@ -1,0 +1,70 @@
+package bench;
+
+import cli.Registry;
+import core.Combination;
+import core.DataSource;
+import core.Page;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The order of a sweep's repetitions: shuffled per repetition from the seed, and only what is still missing. */
+class BenchPlanTest {
+
+    private static Bench.Sweep sweep(long seed, int repeat) {
+        List<Combination> combinations = Registry.combinations().subList(0, 6);
+        return new Bench.Sweep(combinations, List.of(Page.PRESENTATIONS, Page.STOCKS), List.of(1, 128), List.of(),
+                Duration.ZERO, LoadGenerator.Steady.of(Duration.ofSeconds(60)), Duration.ofSeconds(5), repeat, seed,
+                Duration.ofMillis(1), DataSource.Timers.COMPUTATION, 1, Path.of("unused"), List.of(), Map.of(),
+                false, false, null);
+    }
+
+    private static List<String> order(List<?> tasks) {
+        return tasks.stream().map(Object::toString).toList();
+    }
+
+    @Test
+    void eachRepetitionHasEveryPointOnceInAnOrderOfItsOwnFromTheSeed() {
+        Bench.Sweep s = sweep(42, 5);
+        var tasks = Bench.plan(s, Map.of());
+        assertEquals(6 * 5, tasks.size(), "a fresh JVM per combination and repetition");
+        List<List<Combination>> orders = new ArrayList<>();
+        for (int rep = 1; rep <= 5; rep++) {
+            int r = rep;
+            var of = tasks.stream().filter(t -> t.repetition() == r).toList();
+            assertEquals(Set.copyOf(s.combinations()), new HashSet<>(of.stream().map(t -> t.combination()).toList()));
+            of.forEach(t -> {
+                assertEquals(4, t.points().size(), "2 pages x 2 connection counts");
+                assertTrue(t.points().get(0).connections() < t.points().get(1).connections(), "ascending in a page");
+            });
+            orders.add(of.stream().map(t -> t.combination()).toList());
+        }
+        assertTrue(new HashSet<>(orders).size() > 1, "the order changes between repetitions: " + orders);
+        assertEquals(order(tasks), order(Bench.plan(sweep(42, 5), Map.of())), "the same seed, the same order");
+        assertNotEquals(order(tasks), order(Bench.plan(sweep(43, 5), Map.of())), "another seed, another order");
+    }
+
+    /** --resume: the repetitions runs.csv holds are not measured again, the rest are. */
+    @Test
+    void aResumeMeasuresOnlyTheMissingRepetitions() {
+        Bench.Sweep s = sweep(7, 3);
+        Combination c = s.combinations().get(0);
+        Point p = new Point(c, Page.STOCKS, 128, 0);
+        var tasks = Bench.plan(s, Map.of(PointRows.key(p), Set.of(1, 2)));
+        long missing = tasks.stream().filter(t -> t.combination().equals(c))
+                .flatMap(t -> t.points().stream().map(q -> t.repetition() + " " + q.name()))
+                .filter(x -> x.endsWith(p.name())).count();
+        assertEquals(1, missing, "repetition 3 only");
+        assertEquals(6 * 3 * 4 - 2, tasks.stream().mapToInt(t -> t.points().size()).sum());
+    }
+}
