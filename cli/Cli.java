@@ -16,10 +16,11 @@ import java.util.List;
 
 /**
  * The command line: {@code serve} (the default), {@code list}, {@code verify}, {@code bench}, {@code browser},
- * {@code wrk-row}, {@code provenance} and {@code report}. Exit codes: 0 success, 1 a failure at run time (port in use, verification
- * failed), 2 a usage error. Errors are one sentence, no stack trace. This file is the top command (parsing,
- * converters, how errors are told, the default command, help); each subcommand is a file of its own in this folder,
- * the options they share a mixin ({@link Selection}).
+ * {@code stress}, {@code wrk-row}, {@code last-row}, {@code provenance}, {@code report} and {@code compare}. Exit
+ * codes: 0 success, 1 a failure at run time (port in use, verification failed, a compare gate failed), 2 a usage
+ * error. Errors are one sentence, no stack trace. This file is the top command (parsing, converters, how errors are
+ * told, the default command, help); each subcommand is a file of its own in this folder, the options they share a
+ * mixin ({@link Selection}).
  */
 @Command(name = "pssrbench", mixinStandardHelpOptions = true, versionProvider = Cli.VersionProvider.class,
         sortOptions = false, usageHelpAutoWidth = true,
@@ -35,7 +36,7 @@ import java.util.List;
                 "  jbang PssrBench.java --server=nima --engine=jstachio --mode=virtual"},
         subcommands = {ServeCommand.class, ListCommand.class, VerifyCommand.class, BenchCommand.class,
                 BrowserCommand.class, StressCommand.class, WrkRowCommand.class, LastRowCommand.class, ProvenanceCommand.class,
-                ReportCommand.class, CommandLine.HelpCommand.class})
+                ReportCommand.class, CompareCommand.class, CommandLine.HelpCommand.class})
 public final class Cli {
 
     /** The types of PssrBench's flags that picocli does not know, refused in one sentence naming what is valid. */

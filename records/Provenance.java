@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -100,6 +101,28 @@ public final class Provenance {
         latest.put("finished", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
         latest.put("load_average_after", loadAverage());
         JSON.writeValue(file.toFile(), all);
+    }
+
+    /**
+     * The values {@code command}'s runs into {@code folder} recorded under {@code key} (the top-level record and
+     * those under later_runs; other commands' records left out), as text: empty without a provenance.json or when
+     * no such run recorded the key.
+     */
+    public static TreeSet<String> recorded(Path folder, String command, String key) throws IOException {
+        TreeSet<String> found = new TreeSet<>();
+        Path file = folder.resolve(FILE);
+        if (!Files.isRegularFile(file)) {
+            return found;
+        }
+        JsonNode top = JSON.readTree(file.toFile());
+        List<JsonNode> records = new ArrayList<>(List.of(top));
+        top.path(LATER_RUNS).forEach(records::add);
+        for (JsonNode r : records) {
+            if (r.path("command").asText().equals(command) && r.hasNonNull(key)) {
+                found.add(r.get(key).asText());
+            }
+        }
+        return found;
     }
 
     /**

@@ -246,7 +246,7 @@ public class CliTest {
     @Test
     void anUnknownCommandNamesTheCommandsAndHelpIsOne() {
         String commands = "commands: serve (the default), list, verify, bench, browser, stress, wrk-row, last-row, provenance,"
-                + " report, help.";
+                + " report, compare, help.";
         refused("unknown command 'frob'; " + commands, "frob");
         refused("unknown command 'frob'; " + commands, "help", "frob");
         Run help = run("help");

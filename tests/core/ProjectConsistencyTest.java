@@ -1,10 +1,12 @@
 package core;
 
+import cli.Cli;
 import cli.Matrix;
 import cli.Registry;
 import records.Summary;
 
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
@@ -149,6 +151,19 @@ class ProjectConsistencyTest {
         Registry.SERVERS.forEach(s -> Registry.ENGINES.forEach(e -> pairs.stream()
                 .filter(p -> p.startsWith(e.id() + " ")).forEach(p -> rows.add(s.id() + " " + p))));
         assertEquals(Registry.combinations().stream().map(Combination::toString).toList(), rows);
+    }
+
+    /** The README's table of commands has a row for every command of the command line, and none for another. */
+    @Test
+    void theReadmeTableOfCommandsIsTheCommandLines() throws Exception {
+        String readme = Files.readString(ROOT.resolve("README.md"));
+        int at = readme.indexOf("\n## Commands\n");
+        assertTrue(at >= 0, "README.md has a section '## Commands'");
+        Pattern row = Pattern.compile("^\\| `([a-z-]+)");
+        TreeSet<String> documented = new TreeSet<>();
+        readme.substring(at).lines().skip(2).dropWhile(l -> !l.startsWith("|")).takeWhile(l -> l.startsWith("|"))
+                .map(row::matcher).filter(Matcher::find).forEach(m -> documented.add(m.group(1)));
+        assertEquals(new TreeSet<>(new CommandLine(new Cli()).getSubcommands().keySet()), documented);
     }
 
     /** The README's opening lists name exactly the registry's servers, engines and modes, in its order. */
