@@ -68,7 +68,7 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--repeat", paramLabel = "N", defaultValue = DEFAULT_REPEAT,
             description = "Repetitions of every point, each in a fresh server JVM, the order shuffled per"
                     + " repetition (default: ${DEFAULT-VALUE}: the fewest for which compare can call a difference"
-                    + " significant at 5%).")
+                    + " significant at 5%%).")
     int repeat;
 
     @Option(names = "--seed", paramLabel = "N",
@@ -78,7 +78,7 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--warmup", paramLabel = "DURATION|auto", defaultValue = "auto",
             description = "Warm-up before each point: auto (until " + LoadGenerator.Steady.WINDOWS + " one-second"
-                    + " windows of throughput are within " + LoadGenerator.Steady.TOLERANCE_PCT + "%, at most"
+                    + " windows of throughput are within " + LoadGenerator.Steady.TOLERANCE_PCT + "%%, at most"
                     + " --warmup-max) or a fixed duration (default:"
                     + " ${DEFAULT-VALUE}). Units: " + Durations.UNITS + ".")
     String warmup;
