@@ -68,7 +68,7 @@ public final class Bench {
      */
     private static final double AUTO_FIRST_SECONDS = 20, AUTO_LATER_SECONDS = 6;
     /** The most windows one repetition of a point is measured in: the first and two more if it was disturbed. */
-    static final int ATTEMPTS = 3;
+    static final int ATTEMPTS = Row.DISTURBED_ATTEMPTS;
 
     private final Sweep sweep;
     private final PrintWriter console;

@@ -1,6 +1,7 @@
 package records;
 
 import org.jfree.chart.JFreeChart;
+import org.jfree.chart.LegendItemCollection;
 import org.jfree.chart.StandardChartTheme;
 import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberAxis;
@@ -9,13 +10,13 @@ import org.jfree.chart.axis.ValueAxis;
 import org.jfree.chart.plot.DefaultDrawingSupplier;
 import org.jfree.chart.plot.ValueMarker;
 import org.jfree.chart.plot.XYPlot;
-import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
+import org.jfree.chart.ui.Layer;
 import org.jfree.chart.ui.RectangleAnchor;
 import org.jfree.chart.ui.TextAnchor;
 import org.jfree.data.Range;
 import org.jfree.data.general.DatasetUtils;
-import org.jfree.data.xy.XYSeries;
-import org.jfree.data.xy.XYSeriesCollection;
+import org.jfree.data.xy.YIntervalSeries;
+import org.jfree.data.xy.YIntervalSeriesCollection;
 
 import java.awt.BasicStroke;
 import java.awt.Color;
@@ -23,8 +24,10 @@ import java.awt.Font;
 import java.awt.Shape;
 import java.text.NumberFormat;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.TreeSet;
 
 /**
@@ -32,6 +35,10 @@ import java.util.TreeSet;
  * loop) or the target rate (open loop), one series per engine and mode, the baseline grey and dashed. Colours and
  * marker shapes follow the order of {@code engines} and {@code modes}, so an engine and a mode look the same in
  * every chart of the report.
+ *
+ * <p>A summary row of repetitions ({@link Row#spread}) draws, for the metrics that have one
+ * ({@link Row#INTERVAL_METRICS}), its interval for the median as a vertical bar ({@link Whiskers}); a disturbed point
+ * is ringed in red. Rows without a spread (other tools', or written before repetitions) draw as points alone.
  */
 final class BenchCharts {
 
@@ -111,7 +118,9 @@ final class BenchCharts {
         boolean tools = rows.stream().map(Row::tool).distinct().count() > 1;
         boolean rawModes = rows.stream().filter(r -> r.engine().equals(raw)).map(Row::mode).distinct().count() > 1;
         boolean connections = !logX && rows.stream().map(Row::connections).distinct().count() > 1;
-        XYSeriesCollection dataset = new XYSeriesCollection();
+        YIntervalSeriesCollection dataset = new YIntervalSeriesCollection();
+        Map<String, Integer> seriesOf = new HashMap<>();
+        Map<String, Row> disturbed = new HashMap<>();   // by series and x
         List<Row> firstOfSeries = new ArrayList<>();
         TreeSet<Double> floors = new TreeSet<>();
         for (Row r : rows) {
@@ -126,13 +135,18 @@ final class BenchCharts {
             // The built-in load generator is the default; another tool's rows (wrk) say so in their label.
             label += (r.tool().equals(Row.PSSRBENCH) ? "" : " [" + r.tool() + "]")
                     + (connections ? ", " + r.connections() + " connections" : "");
-            int index = dataset.getSeriesIndex(label);
-            if (index < 0) {
-                dataset.addSeries(new XYSeries(label));
+            Integer index = seriesOf.get(label);
+            if (index == null) {
+                index = dataset.getSeriesCount();
+                dataset.addSeries(new YIntervalSeries(label));
+                seriesOf.put(label, index);
                 firstOfSeries.add(r);
-                index = dataset.getSeriesCount() - 1;
             }
-            dataset.getSeries(index).add(x, y);
+            double[] bounds = interval(r, m.column(), y);
+            dataset.getSeries(index).add(x, y, bounds[0], bounds[1]);
+            if (Boolean.TRUE.equals(r.disturbed())) {
+                disturbed.put(index + "@" + x, r);
+            }
             if (m.floor() && r.sourceMs() != null) {
                 floors.add(r.sourceMs());
             }
@@ -158,7 +172,7 @@ final class BenchCharts {
         NumberAxis yAxis = new NumberAxis(m.axis());
         yAxis.setAutoRangeIncludesZero(true);   // differences read as proportions, not magnified by a cut axis
         yAxis.setStandardTickUnits(NumberAxis.createStandardTickUnits(Locale.ROOT));
-        XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
+        Whiskers renderer = new Whiskers();
         renderer.setDrawOutlines(false);   // filled markers only: an outline in the same colour adds nothing
         XYPlot plot = new XYPlot(dataset, xAxis, yAxis, renderer);
         JFreeChart chart = new JFreeChart(title, plot);
@@ -174,6 +188,24 @@ final class BenchCharts {
                     BasicStroke.JOIN_ROUND, 1f, baseline ? new float[] {7f, 4f} : new float[] {2f, 3f}, 0f)
                     : new BasicStroke(2f));
         }
+        for (int s = 0; s < dataset.getSeriesCount(); s++) {   // a series' items are in x order, not the rows'
+            for (int i = 0; i < dataset.getItemCount(s); i++) {
+                Row r = disturbed.get(s + "@" + dataset.getXValue(s, i));
+                if (r != null) {
+                    renderer.disturbed(s, i, Spreads.disturbedTitle(r));
+                }
+            }
+        }
+        if (renderer.anyDisturbed()) {
+            LegendItemCollection legend = plot.getLegendItems();
+            legend.add(Whiskers.ringLegend("disturbed"));
+            plot.setFixedLegendItems(legend);
+        }
+        Range data = DatasetUtils.findRangeBounds(dataset);
+        if (!floors.isEmpty() && data != null && floors.last() >= data.getUpperBound()) {
+            yAxis.setRange(0, floors.last() * 1.15);   // markers do not widen the auto range
+        }
+        double top = Math.max(data == null ? 0 : data.getUpperBound(), floors.isEmpty() ? 0 : floors.last() * 1.15);
         for (double floor : floors) {
             ValueMarker marker = new ValueMarker(floor, FLOOR, new BasicStroke(1.5f, BasicStroke.CAP_BUTT,
                     BasicStroke.JOIN_MITER, 1f, new float[] {4f, 4f}, 0f));
@@ -181,15 +213,25 @@ final class BenchCharts {
             marker.setLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
             marker.setLabelPaint(FLOOR);
             marker.setLabelBackgroundColor(Color.WHITE);
-            marker.setLabelAnchor(RectangleAnchor.TOP_LEFT);
-            marker.setLabelTextAnchor(TextAnchor.BOTTOM_LEFT);
-            plot.addRangeMarker(marker);
-        }
-        Range data = DatasetUtils.findRangeBounds(dataset);
-        if (!floors.isEmpty() && data != null && floors.last() >= data.getUpperBound()) {
-            yAxis.setRange(0, floors.last() * 1.15);   // markers do not widen the auto range
+            // No time to last byte is below the floor: its label goes there, where no point is, if it fits (a
+            // floor under an eighteenth of the axis leaves too little room), else above the line. The marker is drawn
+            // under the points and their whiskers, so that its label never hides one.
+            boolean below = floor >= top / 18;
+            marker.setLabelAnchor(below ? RectangleAnchor.BOTTOM_LEFT : RectangleAnchor.TOP_LEFT);
+            marker.setLabelTextAnchor(below ? TextAnchor.TOP_LEFT : TextAnchor.BOTTOM_LEFT);
+            plot.addRangeMarker(marker, Layer.BACKGROUND);
         }
 
         return Charts.svg(chart, "c" + ++charts, WIDTH, HEIGHT);
+    }
+
+    /** The row's interval for the median of {@code column}, or {@code [y, y]} (no bar) where it has none. */
+    static double[] interval(Row r, String column, double y) {
+        Row.Spread spread = r.spread();
+        if (spread == null || !Row.INTERVAL_METRICS.contains(column) || !spread.lo().containsKey(column)
+                || !spread.hi().containsKey(column)) {
+            return new double[] {y, y};
+        }
+        return new double[] {spread.lo().get(column), spread.hi().get(column)};
     }
 }

@@ -7,11 +7,17 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * The summary.csv part of report.html: how to read it, then a section per server and page (its charts, drawn by
  * {@link BenchCharts}, and the table of its points), and at the end the points that were not measured or are not
  * valid. Tables and legends list the baseline first, then engines and modes as the sweep met them.
+ *
+ * <p>Rows of repetitions ({@link Row#spread}) add what they carry: a sentence under each section's charts on what a
+ * point and its whiskers are ({@link Spreads#method}), the columns {@code n} and {@code req/s interval}, and, where
+ * the conditions were measured, {@code disturbed}. A folder without them reads as it always did.
  */
 final class BenchSection {
 
@@ -20,6 +26,14 @@ final class BenchSection {
             "rate", "req_per_s", "ttfb_p50_ms", "first_item_p50_ms", "ttlb_p50_ms", "ttlb_p99_ms", "cpu_ms_per_req",
             "rss_peak_mb", "heap_mb", "gc_ms", "listen_drops", "ceiling_fraction", "valid", "note");
 
+    /** A column of a table: its header, its cell's text, whether the cell is a number (right-aligned). */
+    private record Column(String name, Function<Row, String> text, Predicate<Row> numeric) {
+        /** A column of summary.csv, as the file writes it. */
+        static Column of(String name) {
+            return new Column(name, r -> Summary.text(r, name), r -> !Double.isNaN(Summary.number(r, name)));
+        }
+    }
+
     private record Group(String server, String page) {
     }
 
@@ -27,6 +41,8 @@ final class BenchSection {
     private final List<String> engines = new ArrayList<>();
     private final List<String> modes = new ArrayList<>();
     private final BenchCharts charts;
+    /** The columns of each points table: {@link #TABLE_COLUMNS}, and what repetitions and conditions add. */
+    private final List<Column> columns = new ArrayList<>();
 
     /** {@code baseline}: the id of the baseline engine (drawn grey, first in tables and legends). */
     BenchSection(List<Row> rows, String baseline, StandardChartTheme theme) {
@@ -41,11 +57,29 @@ final class BenchSection {
             }
         });
         this.charts = new BenchCharts(engines, modes, baseline, theme);
+        boolean repeated = Spreads.any(rows);
+        boolean conditions = rows.stream().anyMatch(r -> r.disturbed() != null);
+        for (String c : TABLE_COLUMNS) {
+            if (c.equals("valid") && conditions) {
+                columns.add(new Column("disturbed", r -> r.disturbed() == null ? "" : r.disturbed() ? "disturbed"
+                        : "no", r -> false));
+            }
+            columns.add(Column.of(c));
+            if (c.equals("rate") && repeated) {
+                columns.add(new Column("n", r -> r.spread() == null ? "" : String.valueOf(r.spread().n()),
+                        r -> r.spread() != null));
+            } else if (c.equals("req_per_s") && repeated) {
+                columns.add(new Column("req/s interval", r -> Spreads.interval(r, "req_per_s"), r -> true));
+            }
+        }
     }
 
     /** How to read the rest, a list of the sections, and a section per server and page in the sweep's order. */
     String points() {
         StringBuilder h = new StringBuilder(HOW_TO_READ);
+        if (Spreads.any(rows)) {
+            h.append(REPETITIONS);
+        }
         Map<Group, List<Row>> groups = new LinkedHashMap<>();   // servers and pages in the sweep's order
         rows.forEach(r -> groups.computeIfAbsent(new Group(r.server(), r.page()), g -> new ArrayList<>()).add(r));
         h.append("<nav><ul>\n");
@@ -61,8 +95,15 @@ final class BenchSection {
             h.append("<section>\n<h2 id=\"").append(esc(anchor(g))).append("\">").append(esc(g.server()))
                     .append(" &middot; ").append(esc(g.page())).append("</h2>\n");
             h.append(charts.figures(g.server(), g.page(), closed, open));
+            String method = Spreads.method(measured);
+            if (!method.isEmpty()) {
+                h.append("<p class=\"method\">").append(esc(method)).append("</p>\n");
+            }
+            if (Spreads.anyDisturbed(all)) {
+                h.append("<p class=\"method\">").append(Spreads.disturbedMeaning()).append("</p>\n");
+            }
             h.append("<h3>Measured points</h3>\n");
-            table(h, all, TABLE_COLUMNS, "points");
+            table(h, all, columns, "points");
             h.append("</section>\n");
         }
         return h.toString();
@@ -76,8 +117,8 @@ final class BenchSection {
             h.append("<p>None: every point was measured and is valid.</p>\n");
         } else {
             h.append("<p>Left out of every chart.</p>\n");
-            table(h, invalid, List.of("tool", "server", "engine", "mode", "page", "model", "connections", "rate",
-                    "requests", "errors", "note"), "invalid");
+            table(h, invalid, java.util.stream.Stream.of("tool", "server", "engine", "mode", "page", "model",
+                    "connections", "rate", "requests", "errors", "note").map(Column::of).toList(), "invalid");
         }
         return h.toString();
     }
@@ -96,15 +137,18 @@ final class BenchSection {
         return (g.server() + "-" + g.page()).replaceAll("[^A-Za-z0-9_-]", "_");
     }
 
-    private static void table(StringBuilder h, List<Row> rows, List<String> columns, String cssClass) {
+    private static void table(StringBuilder h, List<Row> rows, List<Column> columns, String cssClass) {
         h.append("<div class=\"scroll\"><table class=\"").append(cssClass).append("\">\n<thead><tr>");
-        columns.forEach(c -> h.append("<th>").append(esc(c)).append("</th>"));
+        columns.forEach(c -> h.append("<th>").append(esc(c.name())).append("</th>"));
         h.append("</tr></thead>\n<tbody>\n");
         for (Row r : rows) {
-            h.append(r.valid() ? "<tr>" : "<tr class=\"bad\">");
-            for (String c : columns) {
-                h.append(Double.isNaN(Summary.number(r, c)) ? "<td>" : "<td class=\"num\">")
-                        .append(esc(Summary.text(r, c))).append("</td>");
+            boolean disturbed = Boolean.TRUE.equals(r.disturbed());
+            String classes = ((r.valid() ? "" : " bad") + (disturbed ? " disturbed" : "")).strip();
+            h.append(classes.isEmpty() ? "<tr>" : "<tr class=\"" + classes + "\">");
+            for (Column c : columns) {
+                h.append(c.name().equals("disturbed") && disturbed ? "<td class=\"disturbed\" title=\""
+                        + esc(Spreads.disturbedTitle(r)) + "\">" : c.numeric().test(r) ? "<td class=\"num\">"
+                        : "<td>").append(esc(c.text().apply(r))).append("</td>");
             }
             h.append("</tr>\n");
         }
@@ -129,5 +173,14 @@ final class BenchSection {
             the causes), on the whole machine, other programs' included: each waited a second or more to be retried.
             Empty cells were not measured by that tool (wrk reports no TTFB) and are not drawn; invalid points are
             only listed.</p>
+            """;
+
+    /** Added to {@link #HOW_TO_READ} when the rows are medians of repetitions. */
+    private static final String REPETITIONS = """
+            <p><b>Repetitions</b>: each point was measured several times, each time in a fresh server JVM, and every
+            figure of it, in the charts and the tables, is the median over its repetitions (every repetition is in
+            runs.csv). The <b>whiskers</b> on throughput, TTFB, first item, TTLB and server CPU are an interval for
+            that median: under each section's charts, how many repetitions and what interval. <b>n</b> is the number
+            of repetitions of a point, <b>req/s interval</b> its throughput's interval.</p>
             """;
 }

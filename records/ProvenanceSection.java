@@ -21,9 +21,57 @@ final class ProvenanceSection {
                     "load average (/proc/loadavg at the end)"), Map.entry("server_cpus", "server CPU pinning"),
             Map.entry("server_jvm_flags", "server JVM flags"), Map.entry("delay", "data source delay per item"),
             Map.entry("source_scheduler", "data source scheduler"),
-            Map.entry(Provenance.LATER_RUNS, "later runs into this folder"));
+            Map.entry(Provenance.LATER_RUNS, "later runs into this folder"),
+            Map.entry("repeat", "repetitions per point"), Map.entry("warmup", "warm-up per point"),
+            Map.entry("duration", "measured window"), Map.entry("seed", "shuffle seed"),
+            Map.entry("disturbed_when", "disturbed when"));
 
     private ProvenanceSection() {
+    }
+
+    /**
+     * One short line for the top of the report, from bench's records in provenance.json: whether the server and the
+     * load generator shared the CPUs or were pinned apart, the repetitions per point, the warm-up and the measured
+     * window; a value that a later run into the folder changed follows the first, "then" the later. Empty when the
+     * records have none of these (an earlier version's folder, another tool's).
+     */
+    static String setup(JsonNode provenance) {
+        if (provenance == null) {
+            return "";
+        }
+        List<JsonNode> records = new ArrayList<>(List.of(provenance));
+        provenance.path(Provenance.LATER_RUNS).forEach(records::add);
+        List<String> parts = new ArrayList<>();
+        String cpus = values(records, r -> r.path("flags").path("cpu_sets"));
+        if (!cpus.isEmpty()) {
+            parts.add("CPUs: " + cpus);
+        }
+        String repeat = values(records, r -> r.path("repeat"));
+        if (!repeat.isEmpty()) {
+            parts.add("repetitions per point: " + repeat);
+        }
+        String warmup = values(records, r -> r.path("warmup"));
+        if (!warmup.isEmpty()) {
+            parts.add("warm-up: " + warmup);
+        }
+        String window = values(records, r -> r.path("duration"));
+        if (!window.isEmpty()) {
+            parts.add("measured window: " + window);
+        }
+        return parts.isEmpty() ? "" : "<p class=\"setup\">" + esc(String.join(" \u00b7 ", parts)) + "</p>\n";
+    }
+
+    /** The distinct texts of one key over the records, in order: "a", or "a, then b". */
+    private static String values(List<JsonNode> records, java.util.function.Function<JsonNode, JsonNode> key) {
+        List<String> texts = new ArrayList<>();
+        for (JsonNode r : records) {
+            JsonNode v = key.apply(r);
+            String text = v.isMissingNode() || v.isNull() ? "" : scalar(v);
+            if (!text.isEmpty() && !texts.contains(text)) {
+                texts.add(text);
+            }
+        }
+        return String.join(", then ", texts);
     }
 
     /** The section; {@code provenance} null: the folder has no provenance.json, which it says. */

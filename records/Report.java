@@ -67,6 +67,8 @@ public final class Report {
             h.append("<p>").append(rows.size()).append(" points, ")
                     .append(valid).append(" valid, from <a href=\"summary.csv\">summary.csv</a> (every column")
                     .append(Files.exists(folder.resolve("summary.json")) ? "; also summary.json" : "")
+                    .append(Files.isRegularFile(folder.resolve(Repetitions.FILE)) ? "; every repetition in <a href=\""
+                            + Repetitions.FILE + "\">" + Repetitions.FILE + "</a>" : "")
                     .append(Files.isDirectory(folder.resolve("hgrm")) ? "; the full latency spectra in hgrm/" : "")
                     .append(").</p>\n");
         }
@@ -77,6 +79,7 @@ public final class Report {
                     .append(" href=\"").append(BrowserCsv.RUNS_FILE).append("\">").append(BrowserCsv.RUNS_FILE)
                     .append("</a>): <a href=\"#browser\">in a browser</a>.</p>\n");
         }
+        h.append(ProvenanceSection.setup(provenance));
         h.append(ProvenanceSection.section(provenance));
         StandardChartTheme theme = Charts.theme();   // one look for every chart of the page
         if (browserRows != null) {
@@ -112,8 +115,13 @@ public final class Report {
             table{border-collapse:collapse;font-size:.85rem}
             th,td{border:1px solid #ddd;padding:.15rem .45rem;text-align:left;vertical-align:top}
             thead th{background:#f3f3f3;position:sticky;top:0}
-            td.num{text-align:right;font-variant-numeric:tabular-nums}
+            td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+            table.points td:last-child{min-width:16rem}
+            tr.disturbed td{background:#fff8e5}
             tr.bad td{background:#fff1f0}
+            td.disturbed{color:#c00000;font-weight:600}
+            p.method{font-size:.9rem;color:#444;max-width:70rem}
+            p.setup{background:#f6f6f6;border-left:3px solid #999;padding:.3rem .6rem}
             table.kv th{background:#f8f8f8;font-weight:600}
             """;
 }

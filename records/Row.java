@@ -47,6 +47,8 @@ public record Row(String tool, String server, String engine, String mode, String
     public static final double DISTURBED_FOREIGN_CPU = 0.25;
     /** Steal time, in % of all CPU time, above which a window counts as disturbed (a busy host under a VM). */
     public static final double DISTURBED_STEAL_PCT = 2.0;
+    /** How many windows bench measures a repetition in at most while they come out disturbed (the first included). */
+    public static final int DISTURBED_ATTEMPTS = 3;
 
     /** The metrics a summary row carries an interval for, by column name. */
     public static final java.util.List<String> INTERVAL_METRICS = java.util.List.of("req_per_s", "ttfb_p50_ms",

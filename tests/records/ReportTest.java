@@ -83,6 +83,7 @@ class ReportTest {
         assertTrue(doc.select("svg").stream().noneMatch(svg -> svg.text().contains("Time to first byte")
                 && svg.text().contains("[wrk]")), "wrk has no TTFB: no series for it");
         assertEquals(doc.select("svg").size(), doc.select("svg").stream().map(svg -> svg.id()).distinct().count());
+        assertNoRepetitions(doc);
 
         // The tables hold every row once; the invalid one is listed again with its note, escaped.
         assertEquals(rows, doc.select("table.points tbody tr").size());
@@ -130,6 +131,112 @@ class ReportTest {
         Document doc = Jsoup.parse(Report.write(dir, "raw").toFile());
         assertEquals(List.of(""), column(doc, "nima-stocks", "listen_drops"));
         assertEquals(List.of("1.000"), column(doc, "nima-stocks", "ceiling_fraction"));
+        assertNoRepetitions(doc);
+    }
+
+    /** Rows without repetitions or conditions (an earlier folder, another tool's): the report as it always was. */
+    private static void assertNoRepetitions(Document doc) {
+        assertFalse(doc.select("svg").isEmpty());
+        assertTrue(doc.select("svg g.whisker, svg g.disturbed").isEmpty(), "no whisker, no ring");
+        assertTrue(doc.select("p.method, p.setup, tr.disturbed").isEmpty());
+        assertFalse(doc.text().contains("Repetitions"));
+        for (String header : doc.select("table.points thead th").eachText()) {
+            assertFalse(List.of("n", "req/s interval", "disturbed").contains(header), header);
+        }
+    }
+
+    /**
+     * Each point repeated: nima 5 times (jstachio at 4 connections 3 times), netty 6 times; jstachio at 2
+     * connections on nima had a repetition disturbed in every attempt. Returns the summary rows.
+     */
+    private static List<Row> writeRepetitions(Path dir) throws IOException {
+        List<Row> runs = new java.util.ArrayList<>();
+        for (String server : List.of("nima", "netty")) {
+            for (String engine : List.of("raw", "jstachio")) {
+                for (int c : List.of(1, 2, 4)) {
+                    int n = server.equals("netty") ? 6 : engine.equals("jstachio") && c == 4 ? 3 : 5;
+                    for (int rep = 1; rep <= n; rep++) {
+                        boolean disturbed = server.equals("nima") && engine.equals("jstachio") && c == 2 && rep == 2;
+                        for (int attempt = 1; attempt <= (disturbed ? Row.DISTURBED_ATTEMPTS : 1); attempt++) {
+                            double jitter = 1 + 0.02 * (rep - 3) + 0.01 * attempt;
+                            runs.add(Row.builder("pssrbench", server, engine, "virtual", "stocks", c, 0)
+                                    .measured(2, 1000, 0, "", 400.0 * c * jitter).ttfbMs(1.5 * jitter, 3.0 * jitter)
+                                    .ttlbMs(20 * jitter, 22, 30 * jitter, 31, 32).sourceMs(19).rssMb(80, 79)
+                                    .cpuMsPerReq(0.4 * jitter, 0.2).warmupS(7)
+                                    .conditions(disturbed ? 0.9 : 0.01, 0.1).build().withRepetition(rep));
+                        }
+                    }
+                }
+            }
+        }
+        Summary.write(dir.resolve(Repetitions.FILE), runs);
+        List<Row> summary = Repetitions.summarize(runs);
+        Summary.write(dir.resolve("summary.csv"), summary);
+        Files.writeString(dir.resolve("provenance.json"), """
+                {"pssrbench": "0.1.0", "command": "bench", "flags": {"--repeat": "5", "cpu_sets": "apart: server on \
+                CPUs 0-1, load generator on CPUs 2-3"}, "repeat": 5, "warmup": "auto: until 5 one-second windows \
+                are within 2%, at most 60s", "duration": "2s", "later_runs": [{"command": "bench", "flags": \
+                {"cpu_sets": "given: server 1, load generator 0"}, "repeat": 6, "warmup": "auto: until 5 one-second \
+                windows are within 2%, at most 60s", "duration": "2s"}]}
+                """);
+        return summary;
+    }
+
+    @Test
+    void repetitionsDrawWhiskersSayHowManyAndMarkWhatWasDisturbed(@TempDir Path dir) throws IOException {
+        List<Row> summary = writeRepetitions(dir);
+        Document doc = Jsoup.parse(Report.write(dir, "raw").toFile());
+
+        // A bar per point where the metric has an interval, none where it has not (memory).
+        assertEquals(6, chart(doc, "Throughput, nima").select("g.whisker").size());
+        assertEquals(6, chart(doc, "Time to last byte, 99th percentile, netty").select("g.whisker").size());
+        assertEquals(3, chart(doc, "Throughput, nima").select("g.whisker").first().select("line").size(),
+                "a bar and its two caps");
+        assertTrue(chart(doc, "Server resident memory, peak, nima").select("g.whisker").isEmpty());
+
+        // Under each section's charts: n and the interval, from the rows.
+        Element nima = doc.getElementById("nima-stocks").parent();
+        Element netty = doc.getElementById("netty-stocks").parent();
+        assertEquals("Each point is the median of 5 repetitions (3 for jstachio/virtual at 4 connections), each in "
+                + "a fresh server JVM; whiskers: for n = 3, the range of the repetitions (a 75% interval for the "
+                + "median); for n = 5, the range of the repetitions (a 93.8% interval for the median).",
+                nima.selectFirst("p.method").text());
+        assertEquals("Each point is the median of 6 repetitions, each in a fresh server JVM; whiskers: a 96.9% "
+                + "distribution-free interval for the median (exact order statistics).",
+                netty.selectFirst("p.method").text());
+
+        // The disturbed point: ringed in its charts (with why), its row marked, the section says what it means.
+        List<String> disturbed = column(doc, "nima-stocks", "disturbed");
+        assertEquals(List.of("no", "no", "no", "no", "disturbed", "no"), disturbed);
+        assertEquals(1, nima.select("table.points tr.disturbed").size());
+        assertEquals(1, chart(doc, "Throughput, nima").select("g.disturbed").size());
+        assertTrue(chart(doc, "Throughput, nima").selectFirst("g.disturbed title").text()
+                .startsWith("disturbed: foreign CPU up to 0.9"));
+        assertTrue(chart(doc, "Throughput, nima").select("text").eachText().contains("disturbed"), "in the legend");
+        assertTrue(chart(doc, "Throughput, netty").select("g.disturbed").isEmpty());
+        assertTrue(nima.text().contains("more than 0.25 cores of CPU") && nima.text().contains("more than 2% of"));
+        assertFalse(netty.text().contains("more than 0.25 cores of CPU"));
+
+        // The table: n, and the throughput's interval beside its median.
+        assertEquals(List.of("5", "5", "5", "5", "5", "3"), column(doc, "nima-stocks", "n"));
+        Row raw1 = summary.stream().filter(r -> r.server().equals("nima") && r.engine().equals("raw")
+                && r.connections() == 1).findFirst().orElseThrow();
+        assertEquals(String.format(java.util.Locale.ROOT, "%.0f\u2013%.0f", raw1.spread().lo().get("req_per_s"),
+                raw1.spread().hi().get("req_per_s")), column(doc, "nima-stocks", "req/s interval").get(0));
+        assertEquals("404.000", column(doc, "nima-stocks", "req_per_s").get(0), "the median (of 1 + 0.02k + 0.01)");
+
+        // Near the top: how the CPUs were shared, repetitions, warm-up and window, each run's where they differ.
+        assertEquals("CPUs: apart: server on CPUs 0-1, load generator on CPUs 2-3, then given: server 1, load "
+                + "generator 0 \u00b7 repetitions per point: 5, then 6 \u00b7 warm-up: auto: until 5 one-second "
+                + "windows are within 2%, at most 60s \u00b7 measured window: 2s", doc.selectFirst("p.setup").text());
+        String html = doc.outerHtml();
+        assertTrue(html.indexOf("class=\"setup\"") < html.indexOf("<svg"), "before the charts");
+        assertTrue(doc.select("a[href=runs.csv]").size() == 1);
+    }
+
+    private static Element chart(Document doc, String title) {
+        return doc.select("svg").stream().filter(svg -> svg.text().contains(title)).findFirst()
+                .orElseThrow(() -> new AssertionError("no chart " + title));
     }
 
     @Test
