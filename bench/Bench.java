@@ -66,7 +66,7 @@ public final class Bench {
      * What an adaptive warm-up takes, for the estimate: the first point in a fresh JVM, and each later one (the JIT
      * has compiled the page's path by then). Measured on a 2-core machine at 128 connections: see the README.
      */
-    private static final double AUTO_FIRST_SECONDS = 20, AUTO_LATER_SECONDS = 6;
+    private static final double AUTO_FIRST_SECONDS = 22, AUTO_LATER_SECONDS = 11;
     /** The most windows one repetition of a point is measured in: the first and two more if it was disturbed. */
     static final int ATTEMPTS = Row.DISTURBED_ATTEMPTS;
 

@@ -52,6 +52,36 @@ public final class CpuWatch {
         }
     }
 
+    /**
+     * The machine's counters and the CPU of this JVM and everything it started, directly or not (servers, a driver
+     * and its browser with all its processes), each with the CPU of the children it has reaped: a process that ends
+     * between two marks is still counted, in its parent's. A process that ends before it is read is left out.
+     */
+    public static Mark markTree() {
+        long now = System.nanoTime();
+        try {
+            Mark machine = mark();
+            long processes = treeTicks(ProcessHandle.current().pid());
+            for (ProcessHandle p : ProcessHandle.current().descendants().toList()) {
+                processes += treeTicks(p.pid());
+            }
+            return new Mark(machine.busy(), machine.steal(), machine.total(), processes, now, machine.known());
+        } catch (RuntimeException e) {
+            return new Mark(0, 0, 0, 0, now, false);
+        }
+    }
+
+    /** utime + stime + cutime + cstime of a process in ticks; 0 when it is gone. */
+    private static long treeTicks(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Long.parseLong(f[11]) + Long.parseLong(f[12]) + Long.parseLong(f[13]) + Long.parseLong(f[14]);
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
     /** utime + stime of a process, in ticks (threads included, children not). */
     static long processTicks(long pid) throws IOException {
         String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));

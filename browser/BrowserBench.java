@@ -237,9 +237,13 @@ public final class BrowserBench {
     private BrowserRun load(Chromium chromium, Combination c, Served server, Page<?> page, int run) {
         int items = page.items().size();
         Duration timeout = plan.delay().multipliedBy(items).plusSeconds(30);
+        bench.CpuWatch.Mark before = bench.CpuWatch.markTree();
         Chromium.Loaded l = chromium.load(server.url(page), page.itemSelector(), items, timeout);
+        // What the rest of the machine did meanwhile: this JVM, the servers and the browser are the measured ones.
+        bench.CpuWatch.Conditions during = bench.CpuWatch.between(before, bench.CpuWatch.markTree());
         BrowserRun r = new BrowserRun(c.server().id(), c.engine().id(), c.mode().id(), page.id(), run, l.ms(),
-                l.itemsSeen(), l.status(), l.problem());
+                l.itemsSeen(), l.status(), l.problem(),
+                plan.target() == null ? during.foreignCores() : Double.NaN);   // a --target server is not ours
         if (run > 0) {
             console.printf(Locale.ROOT, "browser: %s %s run %d/%d: %s%n", c, page.id(), run,
                     plan.runs() * (c.mode().wholePage() ? Math.max(1, progressiveCount(c)) : 1),

@@ -77,9 +77,10 @@ final class BenchCommand implements Callable<Integer> {
     Long seed;
 
     @Option(names = "--warmup", paramLabel = "DURATION|auto", defaultValue = "auto",
-            description = "Warm-up before each point: auto (until " + LoadGenerator.Steady.WINDOWS + " one-second"
-                    + " windows of throughput are within " + LoadGenerator.Steady.TOLERANCE_PCT + "%%, at most"
-                    + " --warmup-max) or a fixed duration (default:"
+            description = "Warm-up before each point: auto (until the throughput of the last "
+                    + LoadGenerator.Steady.WINDOWS + " one-second windows is within "
+                    + LoadGenerator.Steady.TOLERANCE_PCT + "%% of the " + LoadGenerator.Steady.WINDOWS + " before,"
+                    + " at most --warmup-max) or a fixed duration (default:"
                     + " ${DEFAULT-VALUE}). Units: " + Durations.UNITS + ".")
     String warmup;
 
@@ -164,9 +165,9 @@ final class BenchCommand implements Callable<Integer> {
         } catch (UsageException e) {
             throw new UsageException("--warmup takes auto or a duration: " + e.getMessage());
         }
-        if (auto && warmupMax.compareTo(Duration.ofSeconds(STEADY_WINDOWS)) < 0) {
-            throw new UsageException("--warmup-max must be at least " + STEADY_WINDOWS + "s: auto needs "
-                    + STEADY_WINDOWS + " one-second windows.");
+        if (auto && warmupMax.compareTo(LoadGenerator.Steady.of(warmupMax).least()) < 0) {
+            throw new UsageException("--warmup-max must be at least " + 2 * STEADY_WINDOWS + "s: auto compares two"
+                    + " blocks of " + STEADY_WINDOWS + " one-second windows.");
         }
         if (resume && out == null) {
             throw new UsageException("--resume continues a sweep: name its folder with --out=DIR.");

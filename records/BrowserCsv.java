@@ -29,6 +29,10 @@ public final class BrowserCsv {
     /** The columns of browser.csv: per milestone its median, minimum, maximum, buffered median and ratio. */
     public static final List<String> COLUMNS = columns();
 
+    /** The columns of a browser.csv written before foreign_cpu_max and disturbed, which is still read. */
+    private static final List<String> EARLIER = COLUMNS.stream()
+            .filter(c -> !c.equals("foreign_cpu_max") && !c.equals("disturbed")).toList();
+
     /** The columns of browser-runs.csv. */
     public static final List<String> RUN_COLUMNS = runColumns();
 
@@ -39,7 +43,7 @@ public final class BrowserCsv {
             String s = m.column();
             c.addAll(List.of(s + "_p50_ms", s + "_min_ms", s + "_max_ms", s + "_buffered_p50_ms", s + "_ratio"));
         }
-        c.add("note");
+        c.addAll(List.of("foreign_cpu_max", "disturbed", "note"));
         return List.copyOf(c);
     }
 
@@ -48,7 +52,7 @@ public final class BrowserCsv {
         for (Milestone m : Milestone.values()) {
             c.add(m.column() + "_ms");
         }
-        c.addAll(List.of("items_seen", "status", "valid", "note"));
+        c.addAll(List.of("items_seen", "status", "valid", "foreign_cpu", "note"));
         return List.copyOf(c);
     }
 
@@ -69,6 +73,8 @@ public final class BrowserCsv {
                 cells.add(b == null ? "" : Row.decimal(b));
                 cells.add(number(r.ratio(m)));
             }
+            cells.add(r.foreignCpuMax() == null ? "" : Row.decimal(r.foreignCpuMax()));
+            cells.add(r.foreignCpuMax() == null ? "" : String.valueOf(r.disturbed()));
             cells.add(r.note());
             line(out, cells);
         }
@@ -82,7 +88,7 @@ public final class BrowserCsv {
                 cells.add(number(r.get(m)));
             }
             cells.addAll(List.of(String.valueOf(r.itemsSeen()), String.valueOf(r.status()), String.valueOf(r.valid()),
-                    r.problem()));
+                    r.foreignCpu() == null ? "" : Row.decimal(r.foreignCpu()), r.problem()));
             line(raw, cells);
         }
         Files.writeString(folder.resolve(RUNS_FILE), raw, StandardCharsets.UTF_8);
@@ -102,14 +108,15 @@ public final class BrowserCsv {
         out.append('\n');
     }
 
-    /** The rows of a browser.csv written by this version (its header must be {@link #COLUMNS}). */
+    /** The rows of a browser.csv written by this version or the one before (its header {@link #COLUMNS} or EARLIER). */
     public static List<BrowserRow> read(Path file) throws IOException {
         List<BrowserRow> rows = new ArrayList<>();
         try (MappingIterator<Map<String, String>> it = new CsvMapper().readerForMapOf(String.class)
                 .with(CsvSchema.emptySchema().withHeader()).readValues(file.toFile())) {
             while (it.hasNext()) {
                 Map<String, String> c = it.next();
-                if (rows.isEmpty() && !List.copyOf(c.keySet()).equals(COLUMNS)) {
+                if (rows.isEmpty() && !List.copyOf(c.keySet()).equals(COLUMNS)
+                        && !List.copyOf(c.keySet()).equals(EARLIER)) {
                     throw new IOException(file + " has other columns than this version of PssrBench writes");
                 }
                 try {
@@ -128,7 +135,8 @@ public final class BrowserCsv {
                     rows.add(new BrowserRow(c.get("server"), c.get("engine"), c.get("mode"), c.get("page"),
                             Integer.parseInt(c.get("items")), Double.parseDouble(c.get("delay_ms")),
                             Integer.parseInt(c.get("runs")), Boolean.parseBoolean(c.get("valid")), stats, buffered,
-                            c.get("note")));
+                            c.get("note"), c.getOrDefault("foreign_cpu_max", "").isEmpty() ? null
+                            : Double.valueOf(c.get("foreign_cpu_max"))));
                 } catch (RuntimeException e) {
                     throw new IOException(file + ", row " + (rows.size() + 1) + ": " + e.getMessage());
                 }

@@ -3,6 +3,7 @@ package records;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -17,9 +18,23 @@ import java.util.Objects;
  * @param runs    the loads the statistics are over (the valid ones)
  * @param valid   every load counted: status 200, every item and milestone there, the stylesheets loaded
  * @param note    why the row is not valid, or a remark
+ * @param foreignCpuMax the most CPU the rest of the machine used during one of the loads, in cores (null: not
+ *                      known); above {@link Row#DISTURBED_FOREIGN_CPU} the row is {@link #disturbed}
  */
 public record BrowserRow(String server, String engine, String mode, String page, int items, double delayMs, int runs,
-                         boolean valid, Map<Milestone, Stat> stats, Map<Milestone, Double> bufferedP50, String note) {
+                         boolean valid, Map<Milestone, Stat> stats, Map<Milestone, Double> bufferedP50, String note,
+                         Double foreignCpuMax) {
+
+    /** A row whose machine was not watched (a browser.csv from before foreign_cpu_max). */
+    public BrowserRow(String server, String engine, String mode, String page, int items, double delayMs, int runs,
+                      boolean valid, Map<Milestone, Stat> stats, Map<Milestone, Double> bufferedP50, String note) {
+        this(server, engine, mode, page, items, delayMs, runs, valid, stats, bufferedP50, note, null);
+    }
+
+    /** Whether a load of this row ran while the rest of the machine was busy: its figures may be the neighbour's. */
+    public boolean disturbed() {
+        return foreignCpuMax != null && foreignCpuMax > Row.DISTURBED_FOREIGN_CPU;
+    }
 
     /** A milestone over the loads: median, minimum and maximum, in milliseconds. */
     public record Stat(double p50, double min, double max) {
@@ -34,6 +49,8 @@ public record BrowserRow(String server, String engine, String mode, String page,
         bufferedP50 = Collections.unmodifiableMap(bufferedP50.isEmpty() ? new EnumMap<>(Milestone.class)
                 : new EnumMap<>(bufferedP50));
         note = note == null ? "" : note;
+        foreignCpuMax = foreignCpuMax == null || foreignCpuMax.isNaN() ? null
+                : Double.valueOf(Row.decimal(foreignCpuMax));
     }
 
     /**
@@ -62,8 +79,15 @@ public record BrowserRow(String server, String engine, String mode, String page,
                 : failed == 0 ? (remark == null ? "" : remark)
                 : failed + " of " + loads.size() + " loads failed; the first: "
                 + loads.stream().filter(r -> !r.valid()).findFirst().orElseThrow().problem();
+        Double foreign = loads.stream().map(BrowserRun::foreignCpu).filter(Objects::nonNull)
+                .max(Double::compare).orElse(null);
+        long disturbed = loads.stream().filter(BrowserRun::disturbed).count();
+        if (disturbed > 0) {
+            note = String.format(Locale.ROOT, "disturbed: %d of %d loads (foreign CPU up to %.2f cores)", disturbed,
+                    loads.size(), foreign) + (note.isEmpty() ? "" : "; " + note);
+        }
         return new BrowserRow(server, engine, mode, page, items, delayMs, counted.size(),
-                !loads.isEmpty() && failed == 0, stats, counterpart, note);
+                !loads.isEmpty() && failed == 0, stats, counterpart, note, foreign);
     }
 
     /** The median of sorted values (the mean of the middle two for an even count). */

@@ -14,9 +14,17 @@ import java.util.Objects;
  * @param status    the HTTP status of the page (the navigation entry's responseStatus; 0 when not reported)
  * @param problem   why this load does not count ("" when it does): a status other than 200, missing items or
  *                  milestones, a stylesheet that did not load, a browser error
+ * @param foreignCpu the CPU the rest of the machine used during the load, in cores (everything but this JVM and
+ *                   what it started: the servers, the driver and the browser); null where not known
  */
 public record BrowserRun(String server, String engine, String mode, String page, int run, Map<Milestone, Double> ms,
-                         int itemsSeen, int status, String problem) {
+                         int itemsSeen, int status, String problem, Double foreignCpu) {
+
+    /** A load whose machine was not watched. */
+    public BrowserRun(String server, String engine, String mode, String page, int run, Map<Milestone, Double> ms,
+                      int itemsSeen, int status, String problem) {
+        this(server, engine, mode, page, run, ms, itemsSeen, status, problem, null);
+    }
 
     public BrowserRun {
         Objects.requireNonNull(server);
@@ -31,6 +39,12 @@ public record BrowserRun(String server, String engine, String mode, String page,
         });
         ms = Collections.unmodifiableMap(kept);
         problem = problem == null ? "" : problem;
+        foreignCpu = foreignCpu == null || foreignCpu.isNaN() ? null : Double.valueOf(Row.decimal(foreignCpu));
+    }
+
+    /** Whether the rest of the machine used more than {@link Row#DISTURBED_FOREIGN_CPU} cores during the load. */
+    public boolean disturbed() {
+        return foreignCpu != null && foreignCpu > Row.DISTURBED_FOREIGN_CPU;
     }
 
     /** A load that failed before it could be timed. */

@@ -83,7 +83,8 @@ public class CliTest {
         refused("write a number and a unit", "bench", "--duration=3");
         refused("--resume continues a sweep: name its folder with --out=DIR", "bench", "--resume");
         refused("--repeat takes a whole number of at least 1", "bench", "--repeat=0");
-        refused("--warmup-max must be at least 5s: auto needs 5 one-second windows", "bench", "--warmup-max=2s");
+        refused("--warmup-max must be at least 10s: auto compares two blocks of 5 one-second windows", "bench",
+                "--warmup-max=9s");
         refused("--warmup takes auto or a duration: cannot read the duration 'soon'; write a number and a unit",
                 "bench", "--warmup=soon");
         refused("nothing to resume", "bench", "--resume", "--out=/nonexistent/pssrbench");

@@ -66,7 +66,8 @@ class BrowserCsvTest {
         assertEquals(String.join(",", BrowserCsv.COLUMNS), lines.get(0));
         for (String column : BrowserCsv.COLUMNS) {
             assertTrue(column.matches("[a-z0-9_]+") && (column.endsWith("_ms") || column.endsWith("_ratio")
-                    || List.of("server", "engine", "mode", "page", "items", "runs", "valid", "note").contains(column)),
+                    || List.of("server", "engine", "mode", "page", "items", "runs", "valid", "foreign_cpu_max",
+                    "disturbed", "note").contains(column)),
                     "lower-case, unit-suffixed: " + column);
         }
         assertTrue(BrowserCsv.COLUMNS.containsAll(List.of("fcp_p50_ms", "fcp_min_ms", "fcp_max_ms",
@@ -76,7 +77,43 @@ class BrowserCsvTest {
         assertEquals(String.join(",", BrowserCsv.RUN_COLUMNS), Files.readAllLines(dir.resolve(BrowserCsv.RUNS_FILE))
                 .get(0));
         assertEquals("nima,jstachio,virtual,stocks,1,100.000,101.000,102.000,103.000,104.000,105.000,106.000,20,200,"
-                + "true,", Files.readAllLines(dir.resolve(BrowserCsv.RUNS_FILE)).get(1));
+                + "true,,", Files.readAllLines(dir.resolve(BrowserCsv.RUNS_FILE)).get(1));
+    }
+
+    /** A load while the rest of the machine was busy marks its row disturbed, in the note and its own column. */
+    @Test
+    void aLoadOnABusyMachineMarksItsRowDisturbed(@TempDir Path dir) throws IOException {
+        BrowserRun quiet = new BrowserRun("nima", "jstachio", "virtual", "stocks", 1, Map.of(Milestone.FCP, 120.0), 20,
+                200, "", 0.01);
+        BrowserRun busy = new BrowserRun("nima", "jstachio", "virtual", "stocks", 2, Map.of(Milestone.FCP, 480.0), 20,
+                200, "", 0.9);
+        BrowserRow row = BrowserRow.of("nima", "jstachio", "virtual", "stocks", 20, 200, List.of(quiet, busy), null,
+                null);
+        assertTrue(busy.disturbed() && !quiet.disturbed());
+        assertTrue(row.disturbed());
+        assertEquals(0.9, row.foreignCpuMax());
+        assertEquals("disturbed: 1 of 2 loads (foreign CPU up to 0.90 cores)", row.note());
+        assertFalse(BrowserRow.of("nima", "jstachio", "virtual", "stocks", 20, 200, List.of(quiet), null, null)
+                .disturbed());
+        BrowserCsv.write(dir, List.of(row), List.of(quiet, busy));
+        assertEquals(List.of(row), BrowserCsv.read(dir.resolve(BrowserCsv.FILE)));
+        String line = Files.readAllLines(dir.resolve(BrowserCsv.FILE)).get(1);
+        assertTrue(line.endsWith(",0.900,true,disturbed: 1 of 2 loads (foreign CPU up to 0.90 cores)"), line);
+        assertTrue(Files.readAllLines(dir.resolve(BrowserCsv.RUNS_FILE)).get(2).endsWith(",true,0.900,"));
+
+        // A browser.csv from before these two columns is still read, its rows not known to be disturbed or not.
+        List<String> lines = Files.readAllLines(dir.resolve(BrowserCsv.FILE));
+        int at = BrowserCsv.COLUMNS.indexOf("foreign_cpu_max");
+        List<String> earlier = lines.stream().map(l -> {
+            List<String> cells = new java.util.ArrayList<>(List.of(l.split(",", at + 3)));
+            cells.remove(at);
+            cells.remove(at);
+            return String.join(",", cells);
+        }).toList();
+        Files.write(dir.resolve(BrowserCsv.FILE), earlier);
+        BrowserRow old = BrowserCsv.read(dir.resolve(BrowserCsv.FILE)).get(0);
+        assertEquals(null, old.foreignCpuMax());
+        assertFalse(old.disturbed());
     }
 
     @Test
