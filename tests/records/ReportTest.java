@@ -214,8 +214,8 @@ class ReportTest {
                 .startsWith("disturbed: foreign CPU up to 0.9"));
         assertTrue(chart(doc, "Throughput, nima").select("text").eachText().contains("disturbed"), "in the legend");
         assertTrue(chart(doc, "Throughput, netty").select("g.disturbed").isEmpty());
-        assertTrue(nima.text().contains("more than 0.25 cores of CPU") && nima.text().contains("more than 2% of"));
-        assertFalse(netty.text().contains("more than 0.25 cores of CPU"));
+        assertTrue(nima.text().contains("more than 0.1 cores of CPU") && nima.text().contains("more than 2% of"));
+        assertFalse(netty.text().contains("more than 0.1 cores of CPU"));
 
         // The table: n, and the throughput's interval beside its median.
         assertEquals(List.of("5", "5", "5", "5", "5", "3"), column(doc, "nima-stocks", "n"));
