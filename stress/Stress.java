@@ -10,7 +10,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.BiFunction;
 
@@ -56,18 +58,43 @@ public final class Stress {
                 out.printf(Locale.ROOT, "stress: %s on %s ...%n", id, c);
                 out.flush();
                 Outcome o;
+                bench.CpuWatch.Mark before = bench.CpuWatch.markTree();
                 try {
                     o = scenario(id).run(c, s);
                 } catch (IOException | RuntimeException e) {
                     o = new Outcome(id, c, new java.util.LinkedHashMap<>(), "(could not run)", false,
                             e.getClass().getSimpleName() + ": " + e.getMessage());
                 }
+                // This JVM, the scenario's clients, and the server JVM it started (reaped by now) are the measured.
+                o = withConditions(o, bench.CpuWatch.between(before, bench.CpuWatch.markTree()));
                 all.add(o);
                 out.println("  " + line(o));
                 write(s.folder(), all);
             }
         }
         return all;
+    }
+
+    /**
+     * The outcome with what the rest of the machine did while it ran: {@code foreign_cpu} (cores, on average over
+     * the scenario) and {@code steal_pct}, and {@code disturbed} with a note where either passed bench's threshold
+     * ({@link records.Row#DISTURBED_FOREIGN_CPU}, {@link records.Row#DISTURBED_STEAL_PCT}). A pass rule is not
+     * changed by it: a reader is told that a neighbour may have made a figure, not the server.
+     */
+    static Outcome withConditions(Outcome o, bench.CpuWatch.Conditions during) {
+        if (Double.isNaN(during.foreignCores())) {
+            return o;
+        }
+        Map<String, Object> figures = new LinkedHashMap<>(o.figures());
+        figures.put("foreign_cpu", Math.round(during.foreignCores() * 100) / 100.0);
+        figures.put("steal_pct", Math.round(during.stealPct() * 10) / 10.0);
+        boolean disturbed = during.foreignCores() > records.Row.DISTURBED_FOREIGN_CPU
+                || during.stealPct() > records.Row.DISTURBED_STEAL_PCT;
+        figures.put("disturbed", disturbed);
+        String note = !disturbed ? o.note() : String.format(Locale.ROOT, "disturbed: foreign CPU %.2f cores,"
+                + " steal %.1f%% on average while it ran%s", during.foreignCores(), during.stealPct(),
+                o.note().isEmpty() ? "" : "; " + o.note());
+        return new Outcome(o.scenario(), o.combination(), figures, o.rule(), o.pass(), note);
     }
 
     /** stress.csv: scenario, server, engine, mode, pass, the union of the figure columns, rule, note. */

@@ -51,7 +51,7 @@ class StressIT {
         assertEquals(total + 1, csv.size(), String.join("\n", csv));
         assertTrue(csv.get(0).startsWith("scenario,server,engine,mode,pass,"), csv.get(0));
         for (String column : List.of("ttfb_p99_ms", "listen_drops", "baseline_after_s", "cases_right",
-                "half_sent_closed", "trickling_closed")) {
+                "half_sent_closed", "trickling_closed", "foreign_cpu", "steal_pct", "disturbed")) {
             assertTrue(csv.get(0).contains("," + column + ","), column + " in " + csv.get(0));
         }
         for (String server : servers) {

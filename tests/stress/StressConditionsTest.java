@@ -1,0 +1,51 @@
+package stress;
+
+import bench.CpuWatch;
+import cli.Registry;
+import core.Combination;
+import org.junit.jupiter.api.Test;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** What the rest of the machine did while a scenario ran: figures of its own, a note, never the verdict. */
+class StressConditionsTest {
+
+    private static Outcome outcome(String note) {
+        Combination c = Registry.combinations().get(0);
+        Map<String, Object> figures = new LinkedHashMap<>();
+        figures.put("completed", 100);
+        return new Outcome("streams", c, figures, "every page completes", true, note);
+    }
+
+    @Test
+    void aQuietScenarioSaysSoInItsFigures() {
+        Outcome o = Stress.withConditions(outcome(""), new CpuWatch.Conditions(0.0, 0.1));
+        assertEquals(Map.of("completed", 100, "foreign_cpu", 0.0, "steal_pct", 0.1, "disturbed", false),
+                o.figures());
+        assertEquals("", o.note());
+        assertTrue(o.pass());
+    }
+
+    @Test
+    void aBusyMachineMarksTheScenarioDisturbedButDoesNotChangeItsVerdict() {
+        Outcome o = Stress.withConditions(outcome("file limit low. "), new CpuWatch.Conditions(0.634, 0.0));
+        assertEquals(true, o.figures().get("disturbed"));
+        assertEquals(0.63, o.figures().get("foreign_cpu"));
+        assertEquals("disturbed: foreign CPU 0.63 cores, steal 0.0% on average while it ran; file limit low. ",
+                o.note());
+        assertTrue(o.pass(), "a pass rule is the server's; the mark tells the reader");
+        Outcome steal = Stress.withConditions(outcome(""), new CpuWatch.Conditions(0.0, 3.5));
+        assertEquals(true, steal.figures().get("disturbed"), "steal above 2%");
+    }
+
+    @Test
+    void unknownConditionsLeaveTheOutcomeAsItIs() {
+        Outcome o = outcome("");
+        assertSame(o, Stress.withConditions(o, CpuWatch.Conditions.UNKNOWN));
+    }
+}
