@@ -33,7 +33,7 @@ public record BrowserRow(String server, String engine, String mode, String page,
 
     /** Whether a load of this row ran while the rest of the machine was busy: its figures may be the neighbour's. */
     public boolean disturbed() {
-        return foreignCpuMax != null && foreignCpuMax > Row.DISTURBED_FOREIGN_CPU;
+        return foreignCpuMax != null && Row.disturbs(foreignCpuMax, Double.NaN);
     }
 
     /** A milestone over the loads: median, minimum and maximum, in milliseconds. */

@@ -44,7 +44,7 @@ public record BrowserRun(String server, String engine, String mode, String page,
 
     /** Whether the rest of the machine used more than {@link Row#DISTURBED_FOREIGN_CPU} cores during the load. */
     public boolean disturbed() {
-        return foreignCpu != null && foreignCpu > Row.DISTURBED_FOREIGN_CPU;
+        return foreignCpu != null && Row.disturbs(foreignCpu, Double.NaN);
     }
 
     /** A load that failed before it could be timed. */

@@ -48,6 +48,14 @@ public record Row(String tool, String server, String engine, String mode, String
     public static final double DISTURBED_FOREIGN_CPU = 0.10;
     /** Steal time, in % of all CPU time, above which a window counts as disturbed (a busy host under a VM). */
     public static final double DISTURBED_STEAL_PCT = 2.0;
+    /**
+     * The one rule for a disturbed measurement, whatever measured it (bench's windows, browser's loads, stress's
+     * scenarios): foreign CPU or steal above its threshold. NaN (not known) passes neither.
+     */
+    public static boolean disturbs(double foreignCores, double stealPct) {
+        return foreignCores > DISTURBED_FOREIGN_CPU || stealPct > DISTURBED_STEAL_PCT;
+    }
+
     /** How many windows bench measures a repetition in at most while they come out disturbed (the first included). */
     public static final int DISTURBED_ATTEMPTS = 3;
 
@@ -338,8 +346,7 @@ public record Row(String tool, String server, String engine, String mode, String
             this.foreignCpu = foreignCores;
             this.stealPct = stealPercent;
             boolean known = !Double.isNaN(foreignCores) || !Double.isNaN(stealPercent);
-            this.disturbed = known ? foreignCores > DISTURBED_FOREIGN_CPU || stealPercent > DISTURBED_STEAL_PCT
-                    : null;
+            this.disturbed = known ? disturbs(foreignCores, stealPercent) : null;
             return this;
         }
 

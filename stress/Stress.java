@@ -88,8 +88,7 @@ public final class Stress {
         Map<String, Object> figures = new LinkedHashMap<>(o.figures());
         figures.put("foreign_cpu", Math.round(during.foreignCores() * 100) / 100.0);
         figures.put("steal_pct", Math.round(during.stealPct() * 10) / 10.0);
-        boolean disturbed = during.foreignCores() > records.Row.DISTURBED_FOREIGN_CPU
-                || during.stealPct() > records.Row.DISTURBED_STEAL_PCT;
+        boolean disturbed = records.Row.disturbs(during.foreignCores(), during.stealPct());
         figures.put("disturbed", disturbed);
         String note = !disturbed ? o.note() : String.format(Locale.ROOT, "disturbed: foreign CPU %.2f cores,"
                 + " steal %.1f%% on average while it ran%s", during.foreignCores(), during.stealPct(),
