@@ -238,12 +238,20 @@ public final class Bench {
         }
         Provenance.finish(sweep.out());
         if (rows.isEmpty()) {   // stopped before a first window: no figure, so no table or report
-            console.println("bench: no window was measured.");
+            if (!stopped) {
+                console.println("bench: no window was measured.");
+            }
         } else {
             printTable();
             console.println("bench: report in " + Report.write(sweep.out(), baselineId()).toAbsolutePath());
         }
         console.flush();
+        if (stopped && runs.isEmpty()) {   // nothing for --resume to go on from
+            console.printf(Locale.ROOT, "bench: stopped before a first window; nothing kept in %s: run the same"
+                    + " command again to start over%n", sweep.out());
+            console.flush();
+            return -1;
+        }
         if (stopped) {
             console.printf(Locale.ROOT, "bench: stopped; %d measured windows kept in %s; measure the rest with the"
                     + " same flags and --resume --out=%s%n", runs.size(), sweep.out(), sweep.out());
