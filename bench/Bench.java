@@ -75,6 +75,8 @@ public final class Bench {
     private final List<Row> runs = new ArrayList<>();
     private final List<Row> others = new ArrayList<>();
     private List<Row> rows = List.of();
+    /** The ids of the selection's baseline engines: whose throughput is every point's ceiling. */
+    private final Set<String> baselines;
     private final PointMeasurement measurement;
     private final CombinationCheck check;
     private volatile boolean stopped;
@@ -82,6 +84,8 @@ public final class Bench {
     public Bench(Sweep sweep, PrintWriter console) {
         this.sweep = sweep;
         this.console = console;
+        this.baselines = engines().stream().filter(Engine::baseline).map(Engine::id)
+                .collect(java.util.stream.Collectors.toSet());
         this.measurement = new PointMeasurement(sweep.warmup(), sweep.steady(), sweep.duration(), sweep.loadThreads(),
                 sweep.jfr(), sweep.out());
         this.check = new CombinationCheck(sweep.out().resolve("logs"), () -> stopped);
@@ -315,8 +319,7 @@ public final class Bench {
         runs.add(run);
         Summary.append(sweep.out().resolve(Repetitions.FILE), run);
         List<Row> points = Repetitions.summarize(runs);
-        PointRows.Ceilings ceilings = new PointRows.Ceilings(engines().stream().filter(Engine::baseline)
-                .map(Engine::id).collect(java.util.stream.Collectors.toSet()));
+        PointRows.Ceilings ceilings = new PointRows.Ceilings(baselines);
         points.forEach(ceilings::note);   // every baseline first: a point's ceiling may have been measured after it
         List<Row> all = new ArrayList<>(others);
         points.stream().map(ceilings::apply).forEach(all::add);

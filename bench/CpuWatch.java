@@ -15,7 +15,7 @@ import java.nio.file.Path;
  * {@code /proc/stat} books it as softirq: measured at 128 connections, user + nice + system alone came to 0.5 cores
  * less than the server's and the load generator's own CPU, which would have hidden half a core of a neighbour.
  * With irq and softirq counted, a quiet window reads within a few hundredths of a core of 0. Linux counts in
- * USER_HZ ticks, 100 per second (as {@link ServerProcess#cpuNanos} assumes too).
+ * USER_HZ ticks, 100 per second ({@link ServerProcess#cpuNanos} reads the server's through {@link #processNanos}).
  */
 public final class CpuWatch {
 
@@ -78,9 +78,8 @@ public final class CpuWatch {
     /** utime + stime + cutime + cstime of a process in ticks; 0 when it is gone. */
     private static long treeTicks(long pid) {
         try {
-            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return Long.parseLong(f[11]) + Long.parseLong(f[12]) + Long.parseLong(f[13]) + Long.parseLong(f[14]);
+            long[] f = ticks(pid);
+            return f[0] + f[1] + f[2] + f[3];
         } catch (IOException e) {
             return 0;
         }
@@ -88,9 +87,29 @@ public final class CpuWatch {
 
     /** utime + stime of a process, in ticks (threads included, children not). */
     static long processTicks(long pid) throws IOException {
+        long[] f = ticks(pid);
+        return f[0] + f[1];
+    }
+
+    /** {utime, stime, cutime, cstime} of a process from /proc/PID/stat, in ticks. */
+    private static long[] ticks(long pid) throws IOException {
         String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");   // the name may hold spaces
+        try {
+            return new long[] {Long.parseLong(f[11]), Long.parseLong(f[12]), Long.parseLong(f[13]),
+                    Long.parseLong(f[14])};
+        } catch (RuntimeException e) {
+            throw new IOException("unreadable /proc/" + pid + "/stat", e);
+        }
+    }
+
+    /** A process's user + system CPU in nanoseconds, -1 where /proc has none (not Linux, or it is gone). */
+    public static long processNanos(long pid) {
+        try {
+            return processTicks(pid) * (long) (1e9 / TICKS_PER_SECOND);
+        } catch (IOException e) {
+            return -1;
+        }
     }
 
     /**

@@ -171,14 +171,7 @@ public final class ServerProcess implements AutoCloseable {
 
     /** User + system CPU time of the server so far, in nanoseconds (from /proc; -1 where there is none). */
     long cpuNanos() {
-        try {
-            String stat = Files.readString(Path.of("/proc/" + pid() + "/stat"));
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);   // utime, stime
-            return ticks * 10_000_000L;   // USER_HZ is 100 on Linux
-        } catch (IOException | RuntimeException e) {
-            return -1;
-        }
+        return CpuWatch.processNanos(pid());
     }
 
     /** {VmRSS in kB, Threads} from /proc, or {-1, -1}. */

@@ -41,7 +41,6 @@ final class BenchCommand implements Callable<Integer> {
      * median (five give their range, a 93.75% interval).
      */
     static final String DEFAULT_REPEAT = "5";
-    private static final int STEADY_WINDOWS = LoadGenerator.Steady.WINDOWS;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -165,9 +164,10 @@ final class BenchCommand implements Callable<Integer> {
         } catch (UsageException e) {
             throw new UsageException("--warmup takes auto or a duration: " + e.getMessage());
         }
-        if (auto && warmupMax.compareTo(LoadGenerator.Steady.of(warmupMax).least()) < 0) {
-            throw new UsageException("--warmup-max must be at least " + 2 * STEADY_WINDOWS + "s: auto compares two"
-                    + " blocks of " + STEADY_WINDOWS + " one-second windows.");
+        Duration least = LoadGenerator.Steady.of(warmupMax).least();
+        if (auto && warmupMax.compareTo(least) < 0) {
+            throw new UsageException("--warmup-max must be at least " + Durations.format(least) + ": auto compares"
+                    + " two blocks of " + LoadGenerator.Steady.WINDOWS + " one-second windows.");
         }
         if (resume && out == null) {
             throw new UsageException("--resume continues a sweep: name its folder with --out=DIR.");

@@ -239,11 +239,7 @@ public final class Compare {
         if (runs.isEmpty()) {
             throw new UsageException(file + " holds no measured window yet.");
         }
-        Map<String, List<Row>> attempts = new LinkedHashMap<>();
-        runs.forEach(r -> attempts.computeIfAbsent(r.pointKey(), k -> new ArrayList<>()).add(r));
-        Map<String, List<Row>> used = new LinkedHashMap<>();
-        attempts.forEach((key, rows) -> used.put(key, Repetitions.used(rows)));
-        return used;
+        return Repetitions.usedByPoint(runs);
     }
 
     /** What the folder's bench runs recorded under {@code key} in provenance.json; empty when nothing was. */

@@ -38,9 +38,18 @@ public final class Repetitions {
 
     /** One summary row per point of {@code runs}, in the order the points were first measured. */
     public static List<Row> summarize(List<Row> runs) {
+        return usedByPoint(runs).values().stream().map(Repetitions::point).toList();
+    }
+
+    /**
+     * Per point (by {@link Row#pointKey}, in the order first measured), the attempts that stand for its repetitions
+     * ({@link #used}): what summary.csv is made of, and what compare tests.
+     */
+    public static Map<String, List<Row>> usedByPoint(List<Row> runs) {
         Map<String, List<Row>> byPoint = new LinkedHashMap<>();
         runs.forEach(r -> byPoint.computeIfAbsent(r.pointKey(), k -> new ArrayList<>()).add(r));
-        return byPoint.values().stream().map(Repetitions::point).toList();
+        byPoint.replaceAll((key, attempts) -> used(attempts));
+        return byPoint;
     }
 
     /** Per repetition number, the attempt that stands for it: the last undisturbed one, else the last. */
@@ -56,15 +65,14 @@ public final class Repetitions {
         return List.copyOf(chosen.values());
     }
 
-    /** The summary row of one point from all its attempts. */
-    static Row point(List<Row> attempts) {
-        List<Row> used = used(attempts);
+    /** The summary row of one point from the attempts that stand for its repetitions. */
+    private static Row point(List<Row> used) {
         Row first = used.get(0);
         int n = used.size();
         for (Row r : used) {
             if (!r.valid()) {
                 String why = (n == 1 ? "" : "repetition " + r.repetition() + " of " + n + ": ") + r.note();
-                return copy(r, why, null, r.disturbed(), r.foreignCpu());
+                return invalid(r, why);
             }
         }
         Map<String, Double> lo = new LinkedHashMap<>();
@@ -108,13 +116,13 @@ public final class Repetitions {
     }
 
     /** An invalid point's row: the failing repetition's figures, its note, no spread. */
-    private static Row copy(Row r, String note, Row.Spread spread, Boolean disturbed, Double foreign) {
+    private static Row invalid(Row r, String note) {
         return new Row(r.tool(), r.server(), r.engine(), r.mode(), r.page(), r.model(), r.connections(), r.rate(),
                 r.durationS(), r.requests(), r.errors(), r.valid(), r.reqPerS(), r.ttfbP50Ms(), r.ttfbP99Ms(),
                 r.firstItemP50Ms(), r.ttlbP50Ms(), r.ttlbP90Ms(), r.ttlbP99Ms(), r.ttlbP999Ms(), r.ttlbMaxMs(),
                 r.sourceMs(), r.chunksMean(), r.cpuMsPerReq(), r.clientCpuMsPerReq(), r.rssPeakMb(), r.rssMeanMb(),
                 r.heapMb(), r.threadsPeak(), r.vthreadsPeak(), r.gcCount(), r.gcMs(), r.listenDrops(), null, note,
-                null, r.warmupS(), foreign, r.stealPct(), disturbed, spread);
+                null, r.warmupS(), r.foreignCpu(), r.stealPct(), r.disturbed(), null);
     }
 
     private static double[] values(List<Row> rows, Function<Row, Double> metric) {

@@ -168,7 +168,7 @@ public final class Summary {
         if (!fresh) {
             String first = Files.readAllLines(file, StandardCharsets.UTF_8).get(0);
             if (EARLIER.stream().anyMatch(h -> first.equals(String.join(",", h)))) {
-                rewrite(file, read(file));
+                write(file, read(file));
             } else if (!first.equals(header())) {
                 throw new IOException(file + " has other columns than this version of PssrBench writes");
             }
@@ -182,12 +182,11 @@ public final class Summary {
         }
     }
 
-    /** Writes {@code file} with these rows: whole, or not at all (a temporary file, then an atomic move). */
+    /**
+     * Replaces {@code file} with these rows in this version's columns: whole, or not at all (a temporary file, then
+     * an atomic move).
+     */
     public static void write(Path file, List<Row> rows) throws IOException {
-        rewrite(file, rows);
-    }
-
-    private static void rewrite(Path file, List<Row> rows) throws IOException {
         StringBuilder text = new StringBuilder(header()).append('\n');
         rows.forEach(r -> text.append(csv(r)).append('\n'));
         Path next = file.resolveSibling(file.getFileName() + ".new");
