@@ -66,7 +66,10 @@ public record ServeConfig(Server server, Engine engine, Mode mode, String host, 
         return new Server.Listen(host, port, threads, serving(), limits);
     }
 
-    /** How this combination serves a page, computed once from the server's threading and the mode's needs. */
+    /**
+     * How this combination serves a page: a function of the server's declared handling and the mode's needs
+     * ({@link Serving#of}), so the site, the server and the README get the same value.
+     */
     public Serving serving() {
         return combination().serving();
     }
