@@ -167,7 +167,7 @@ final class CsvFile {
     /** Text for a one-line message: cut to {@code max} characters, control characters and line breaks escaped. */
     static String oneLine(String value, int max) {
         String cut = value.length() <= max ? value : value.substring(0, Character.isHighSurrogate(
-                value.charAt(max - 1)) ? max - 2 : max - 1) + "\u2026";
+                value.charAt(max - 2)) ? max - 2 : max - 1) + "\u2026";   // never half a character
         StringBuilder out = new StringBuilder(cut.length());
         cut.codePoints().forEach(c -> {
             if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {

@@ -127,8 +127,9 @@ public final class Provenance {
     }
 
     /**
-     * {@code file} (a provenance.json) as JSON (an empty file: a missing node); unreadable, an {@link IOException} whose message is one sentence
-     * naming the file, the line and the column (Jackson's messages quote the document and span lines).
+     * {@code file} (a provenance.json) as JSON (an empty file: a missing node); unreadable, an {@link IOException}
+     * whose message is one sentence naming the file, the line and the column (Jackson's own quote the document and
+     * span lines), so that report and compare refuse it in that sentence.
      */
     public static JsonNode read(Path file) throws IOException {
         // A byte that is not UTF-8 is read as U+FFFD, as in the CSV files (CsvFile): one in a free-text value

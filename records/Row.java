@@ -194,7 +194,7 @@ public record Row(String tool, String server, String engine, String mode, String
                 foreignCpu, stealPct, disturbed, spread);
     }
 
-    /** This row with its names ({@code name}: tool, server, engine, mode, page, model) and note ({@code note}) mapped. */
+    /** This row with its names (tool, server, engine, mode, page, model) mapped by {@code name}, its note by note. */
     public Row withText(java.util.function.UnaryOperator<String> name, java.util.function.UnaryOperator<String> note) {
         return new Row(name.apply(tool), name.apply(server), name.apply(engine), name.apply(mode), name.apply(page),
                 name.apply(model), connections, rate, durationS, requests, errors, valid, reqPerS, ttfbP50Ms,

@@ -38,10 +38,13 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 class ReportFuzzTest {
 
-    /** The seed of every case; a failure names it and the case number. */
-    private static final long SEED = 20_261_124L;
+    /**
+     * The seed of every case; a failure names it and the case number. {@code -Dpssrbench.fuzz.seed=N} runs another
+     * set of cases (and repeats a failure of it), {@code -Dpssrbench.fuzz.cases=N} more or fewer of them.
+     */
+    private static final long SEED = Long.getLong("pssrbench.fuzz.seed", 20_261_124L);
     /** Cases per folder kind (bench, browser, stress). */
-    private static final int CASES = 100;
+    private static final int CASES = Integer.getInteger("pssrbench.fuzz.cases", 100);
     private static final Duration HANG = Duration.ofSeconds(10);
     /** The longest stderr of a refusal: the sentence names a path and cuts the value it quotes. */
     private static final int LONGEST_SENTENCE = 1_500;
