@@ -8,7 +8,7 @@ import picocli.CommandLine.Option;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 
-/** {@code list}: every valid combination, for scripts, or the README's matrix tables. */
+/** {@code list}: every valid combination, for scripts, or the matrix's tables (docs/matrix.md). */
 @Command(name = "list", mixinStandardHelpOptions = true,
         description = "Print every valid combination, one per line: server engine mode.")
 final class ListCommand implements Callable<Integer> {
