@@ -16,7 +16,7 @@ final class ListCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "lines",
-            description = "lines (for scripts) or markdown (the README's matrix tables) (default: ${DEFAULT-VALUE}).")
+            description = "lines (for scripts) or markdown (the tables of docs/matrix.md) (default: ${DEFAULT-VALUE}).")
     String format;
 
     @Override
