@@ -8,7 +8,7 @@ import picocli.CommandLine.Option;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 
-/** {@code list}: every valid combination, for scripts, or the README's matrix tables. */
+/** {@code list}: every valid combination, for scripts, or the matrix's tables (docs/matrix.md). */
 @Command(name = "list", mixinStandardHelpOptions = true,
         description = "Print every valid combination, one per line: server engine mode.")
 final class ListCommand implements Callable<Integer> {
@@ -16,7 +16,7 @@ final class ListCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "lines",
-            description = "lines (for scripts) or markdown (the README's matrix tables) (default: ${DEFAULT-VALUE}).")
+            description = "lines (for scripts) or markdown (the tables of docs/matrix.md) (default: ${DEFAULT-VALUE}).")
     String format;
 
     @Override

@@ -39,7 +39,7 @@ public interface Server {
      * True for a server that counts the request-head timeout ({@link ConnectionLimits}'s idle timeout) from the
      * head's first byte rather than from the moment the connection became ready for a request (opened, or its
      * previous response ended): its idle timeout bounds the wait for that byte, so a head may end up to twice the
-     * timeout after the connection was ready. README, "Connection settings", says which and why.
+     * timeout after the connection was ready. docs/servers.md, "Connection settings", says which and why.
      */
     default boolean headTimeoutFromFirstByte() {
         return false;

@@ -71,7 +71,7 @@ public final class JavalinServer implements Server {
             cfg.jetty.addConnector((server, http) -> {
                 // At least 2 acceptors and 2 selectors (Jetty's defaults are 1 and 1 on 2 cores): with 1 selector,
                 // 10,000 connections opened at once overflowed even the 4096 backlog (2,503-7,806 kernel drops,
-                // connect p99 1.1-2.3 s); with 2 and 2, none in one run, 3,102 in the next (README).
+                // connect p99 1.1-2.3 s); with 2 and 2, none in one run, 3,102 in the next (docs/servers.md).
                 int cores = Runtime.getRuntime().availableProcessors();
                 ServerConnector connector = new ServerConnector(server, Math.max(2, Math.min(4, cores / 8)),
                         Math.max(2, cores / 2), new HttpConnectionFactory(http));

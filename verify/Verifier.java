@@ -40,7 +40,7 @@ public final class Verifier {
      * the lag's: an item may arrive half a delay after it exists. Under 10 ms that is under 5 ms, which the
      * scheduling of a busy small machine alone exceeds; and the first-byte rule (a quarter of the items' time: 2.5
      * delays for the 10-item page) would allow 2.5 ms at 1 ms, inside the 1.6 to 4.3 ms first bytes that verify
-     * measured on a 2-core machine (README).
+     * measured on a 2-core machine (docs/commands.md, "verify").
      */
     public static final Duration MIN_DELAY = Duration.ofMillis(10);
 

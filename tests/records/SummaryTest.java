@@ -45,7 +45,7 @@ class SummaryTest {
     }
 
     /**
-     * The header, the columns' order and their names, as the README lists them: scripts and results folders depend
+     * The header, the columns' order and their names, as docs/bench.md lists them: scripts and results folders depend
      * on them. A new column goes here, and the header it replaces stays readable
      * ({@link #anEarlierFileIsReadAndUpgradedOnAppend}).
      */
