@@ -13,8 +13,10 @@ import java.util.List;
  * {@code report}: one self-contained {@code report.html} from a results folder (summary.csv, provenance.json).
  * Charts are drawn by JFreeChart onto JFreeSVG and inlined, the page has no script and no external resource, so it
  * opens offline, from an archive or a mail attachment, exactly as it was written. This class is the page: its head,
- * what the folder holds, and its sections in order, each written by a class of its own ({@link ProvenanceSection},
- * {@link BrowserReport}, {@link BenchSection} with {@link BenchCharts}, {@link StressReport}).
+ * what the folder holds, and its sections in order, each written by a class of its own ({@link BrowserReport},
+ * {@link BenchSection} with {@link BenchCharts}, {@link StressReport}, {@link ProvenanceSection}). What a reader came
+ * for comes first: the charts start on the first screen of a laptop, under a few lines on the folder and the setup,
+ * and the provenance (versions, machine, flags) is last.
  */
 public final class Report {
 
@@ -88,22 +90,27 @@ public final class Report {
                     .append("</a>): <a href=\"#browser\">in a browser</a>.</p>\n");
         }
         h.append(ProvenanceSection.setup(provenance));
-        h.append(ProvenanceSection.section(provenance));
         StandardChartTheme theme = Charts.theme();   // one look for every chart of the page
+        BenchSection bench = summaryRows == null ? null : new BenchSection(rows, baseline, theme);
+        String stress;
+        try {
+            stress = summaryRows == null ? "" : StressReport.section(folder);   // a stress run into the same folder
+        } catch (IOException e) {
+            stress = "<h2 id=\"stress\">Stress</h2>\n<p>stress.csv could not be read: " + esc(e.getMessage())
+                    + "</p>\n";
+        }
+        h.append("<nav><b>On this page:</b><ul>\n")
+                .append(browserRows == null ? "" : "<li><a href=\"#browser\">in a browser</a></li>\n")
+                .append(bench == null ? "" : bench.contents())
+                .append(stress.isEmpty() ? "" : "<li><a href=\"#stress\">stress</a></li>\n")
+                .append("<li><a href=\"#provenance\">provenance</a></li>\n</ul></nav>\n");
         if (browserRows != null) {
             h.append(BrowserReport.section(browserRows, bufferedMode, theme));
         }
-        if (summaryRows == null) {
-            return h.append("</body>\n</html>\n").toString();
+        if (bench != null) {
+            h.append(bench.guide()).append(bench.points()).append(stress).append(bench.invalid());
         }
-        BenchSection bench = new BenchSection(rows, baseline, theme);
-        h.append(bench.points());
-        try {
-            h.append(StressReport.section(folder));   // a stress run into the same folder
-        } catch (IOException e) {
-            h.append("<p>stress.csv could not be read: ").append(esc(e.getMessage())).append("</p>\n");
-        }
-        h.append(bench.invalid());
+        h.append(ProvenanceSection.section(provenance));   // last: what a reader checks, not what they came for
         return h.append("</body>\n</html>\n").toString();
     }
 
@@ -130,6 +137,11 @@ public final class Report {
             td.disturbed{color:#c00000;font-weight:600}
             p.method{font-size:.9rem;color:#444;max-width:70rem}
             p.setup{background:#f6f6f6;border-left:3px solid #999;padding:.3rem .6rem}
+            nav ul{display:inline;padding:0;margin:0 0 0 .4rem}
+            nav li{display:inline;margin-right:1.1rem}
+            details.how{margin:.8rem 0}
+            details.how summary{cursor:pointer;color:#124e8c}
+            details.how p{font-size:.9rem;max-width:70rem}
             table.kv th{background:#f8f8f8;font-weight:600}
             """;
 }
