@@ -43,6 +43,7 @@ final class BenchCharts {
 
     private static final int WIDTH = 640;
     private static final int HEIGHT = 400;
+    private static final int LEGEND_ROW = 22;
     private static final Color FLOOR = new Color(0xB22222);
     /** The line of a legend's entry: long enough to show two repeats of the longest dash of a mode's line. */
     private static final Line2D LEGEND_LINE = new Line2D.Double(-15, 0, 15, 0);
@@ -221,7 +222,10 @@ final class BenchCharts {
             plot.addRangeMarker(marker, Layer.BACKGROUND);
         }
 
-        return Charts.svg(chart, "c" + ++charts, WIDTH, HEIGHT);
+        // The legend takes about a row per three series (more when the labels are long) from the chart's height:
+        // past two rows, the chart grows by a row's height for each, so that the plot keeps its size.
+        int legendRows = (plot.getLegendItems().getItemCount() + 2) / 3;
+        return Charts.svg(chart, "c" + ++charts, WIDTH, HEIGHT + LEGEND_ROW * Math.max(0, legendRows - 2));
     }
 
     /**

@@ -121,6 +121,7 @@ public final class Report {
     private static final String CSS = """
             body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:1.5rem auto;max-width:1400px;
             padding:0 1rem;color:#222;line-height:1.45}
+            h1{font-size:1.7rem;margin:.2rem 0 .6rem}
             h2{border-bottom:1px solid #ccc;padding-bottom:.2rem;margin-top:2rem}
             .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(480px,1fr));gap:1rem}
             figure{margin:0;border:1px solid #e3e3e3}

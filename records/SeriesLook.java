@@ -26,8 +26,9 @@ final class SeriesLook {
     static final List<Color> PALETTE = List.of(new Color(0x0072B2), new Color(0xD55E00), new Color(0x009E73),
             new Color(0xCC79A7), new Color(0xE69F00), new Color(0x56B4E9), new Color(0x882255), new Color(0x117733),
             new Color(0x332288), new Color(0x999933), new Color(0x44AA99), new Color(0x661100));
-    /** The baselines' colours: a dark grey, then a light one, then one between, apart from every colour above. */
-    static final List<Color> GREYS = List.of(new Color(0x4D4D4D), new Color(0xA6A6A6), new Color(0x7A7A7A));
+    /** The baselines' colours: a dark grey, a light one, two between, apart from every colour above. */
+    static final List<Color> GREYS = List.of(new Color(0x333333), new Color(0xA0A0A0), new Color(0x6A6A6A),
+            new Color(0xC4C4C4));
     /** The line width of PssrBench's own series; another tool's (wrk) is thinner, its label says which. */
     private static final float WIDTH = 2f;
     private static final float OTHER_TOOL_WIDTH = 1.2f;
