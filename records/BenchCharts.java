@@ -80,11 +80,6 @@ final class BenchCharts {
         this.theme = theme;
     }
 
-    /** Each combination's colour so far, by its key ({@link #key}): one colour each, the same in every chart. */
-    Map<String, Color> colours() {
-        return look.colours();
-    }
-
     /**
      * The charts of one server and page from its valid rows, closed loop and open loop apart, or a sentence when
      * no row can be drawn.

@@ -181,7 +181,8 @@ final class BenchSection {
             responses do, and latency counts from the intended send time. <b>TTFB</b> is the time to the first byte
             of the response (how soon a progressive page starts to show), <b>TTLB</b> the time to its last byte (the
             whole page); the <i>data source floor</i> is the time the data source alone needs for the page, which no
-            TTLB can beat. <b>ceiling_fraction</b> is the throughput divided by the raw baseline's (the page written
+            TTLB can beat (each point measures its own: the dashed red line is the lowest, its label gives their
+            range). <b>ceiling_fraction</b> is the throughput divided by the raw baseline's (the page written
             without a template engine) on the same server, mode, page and concurrency. <b>listen_drops</b> counts the
             connection attempts the kernel dropped at a listening socket during the point (a full accept queue among
             the causes), on the whole machine, other programs' included: each waited a second or more to be retried.

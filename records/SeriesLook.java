@@ -54,21 +54,32 @@ final class SeriesLook {
      * with more than a dozen lines is hard to read whatever its colours, but no two of them look the same).
      */
     Color colour(String key, boolean baseline) {
-        return colours.computeIfAbsent(key, k -> baseline ? next(GREYS, baselines++, 0f) : next(PALETTE, others++,
-                0.7f));
+        Color known = colours.get(key);
+        if (known != null) {
+            return known;
+        }
+        // A generated colour can round to one already given: take the next (a few hundred greys or hues exist, so
+        // past those, after as many tries, one is given twice rather than none).
+        Color colour = null;
+        for (int tries = 0; colour == null || colours.containsValue(colour) && tries < 1_000; tries++) {
+            colour = baseline ? next(GREYS, baselines++, 0f) : next(PALETTE, others++, 0.7f);
+        }
+        colours.put(key, colour);
+        return colour;
     }
 
     private static Color next(List<Color> colours, int index, float saturation) {
         if (index < colours.size()) {
             return colours.get(index);
         }
-        // Steps of the golden ratio keep each new hue (or grey's brightness) far from those before it.
-        float step = (float) ((index - colours.size()) * 0.381966 % 1.0);
-        return saturation == 0f ? Color.getHSBColor(0f, 0f, 0.2f + 0.55f * step)
+        // Steps of the golden ratio keep each new hue (or grey's brightness) far from those before it; the first
+        // step is not 0, the hue of red (the disturbed rings' and the floor's).
+        float step = (float) ((index - colours.size() + 1) * 0.381966 % 1.0);
+        return saturation == 0f ? Color.getHSBColor(0f, 0f, 0.15f + 0.7f * step)
                 : Color.getHSBColor(step, saturation, 0.65f);
     }
 
-    /** The combinations coloured so far and their colours, in order. */
+    /** The combinations coloured so far and their colours. */
     Map<String, Color> colours() {
         return Map.copyOf(colours);
     }
