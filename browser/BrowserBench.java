@@ -103,7 +103,7 @@ public final class BrowserBench {
             BrowserCsv.write(plan.out(), rows, loads);
         }
         if (browserVersion != null) {
-            Provenance.finish(plan.out());
+            Provenance.finish(plan.out(), Map.of("stopped", stopped, "loads_measured", loads.size()));
         }
         BrowserCsv.write(plan.out(), rows, loads);
         printTable();
@@ -111,8 +111,6 @@ public final class BrowserBench {
                 .toAbsolutePath());
         console.flush();
         if (stopped) {
-            console.println("browser: stopped; the finished rows are kept in " + plan.out());
-            console.flush();
             return -1;
         }
         return (int) rows.stream().filter(r -> !r.valid()).count();

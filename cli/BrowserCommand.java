@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import records.BrowserCsv;
 import records.Provenance;
+import records.ResultsFolder;
 
 import java.net.URI;
 import java.nio.file.Files;
@@ -84,6 +85,7 @@ final class BrowserCommand implements Callable<Integer> {
         }
         Path folder = out != null ? out : Path.of("results", DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
                 .withZone(ZoneOffset.UTC).format(Instant.now()));
+        ResultsFolder.checkWritable(folder, "--out");
         if (Files.exists(folder.resolve(BrowserCsv.FILE))) {
             throw new UsageException(folder + " already holds " + BrowserCsv.FILE + "; choose another --out.");
         }
@@ -121,7 +123,13 @@ final class BrowserCommand implements Callable<Integer> {
         Runnable restoreSignals = Signals.onTermination(bench::stop);
         try {
             int invalid = bench.run();
-            return invalid < 0 ? 130 : invalid == 0 ? 0 : 1;
+            if (invalid < 0) {   // 130: as shells report Ctrl-C; browser has no --resume
+                spec.commandLine().getErr().println("pssrbench: stopped; the finished rows are kept in " + folder
+                        + ", the load under way dropped.");
+                spec.commandLine().getErr().flush();
+                return 130;
+            }
+            return invalid == 0 ? 0 : 1;
         } finally {
             restoreSignals.run();
         }

@@ -31,7 +31,8 @@ final class ReportCommand implements Callable<Integer> {
         if (!Files.isDirectory(dir)) {
             throw new UsageException("no such folder: " + dir + "; give a results folder written by bench.");
         }
-        if (!Files.isRegularFile(dir.resolve("summary.csv")) && !Files.isRegularFile(dir.resolve(BrowserCsv.FILE))) {
+        if (!Files.isRegularFile(dir.resolve("summary.csv")) && !Files.isRegularFile(dir.resolve(BrowserCsv.FILE))
+                && !records.ResultsFolder.isPssrBench(dir)) {   // a run stopped before its first row: said so
             throw new UsageException(dir + " has no summary.csv or " + BrowserCsv.FILE + "; give a results folder"
                     + " written by bench or browser.");
         }

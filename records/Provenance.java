@@ -1,5 +1,6 @@
 package records;
 
+import core.AtomicFile;
 import core.Version;
 
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -76,22 +77,38 @@ public final class Provenance {
         return p;
     }
 
-    /** Adds the record to {@code folder/provenance.json}: the file itself, or under later_runs if there is one. */
+    /**
+     * Adds the record to {@code folder/provenance.json}: the file itself, or under later_runs if there is one. A
+     * provenance.json that PssrBench did not write is refused ({@link ResultsFolder}), never appended to.
+     */
     public static void add(Path folder, Map<String, Object> record) throws IOException {
         Files.createDirectories(folder);
         Path file = folder.resolve(FILE);
         Map<String, Object> all = record;
+        if (Files.exists(file) && !ResultsFolder.isPssrBench(folder)) {
+            throw new core.UsageException(file + " was not written by PssrBench; it is left as it is: choose"
+                    + " another folder.");
+        }
         if (Files.exists(file)) {
             all = JSON.readValue(file.toFile(), OBJECT);
             @SuppressWarnings("unchecked")
             List<Object> later = (List<Object>) all.computeIfAbsent(LATER_RUNS, k -> new ArrayList<>());
             later.add(record);
         }
-        JSON.writeValue(file.toFile(), all);
+        AtomicFile.write(file, JSON.writeValueAsString(all));
     }
 
     /** Adds the end time and the load average to the latest record of {@code folder/provenance.json}. */
     public static void finish(Path folder) throws IOException {
+        finish(folder, Map.of());
+    }
+
+    /**
+     * The same, with what the run added beside it ({@code outcome}: e.g. whether it was stopped and how many rows it
+     * wrote), so that the record describes exactly the data in the folder: a run stopped before its first row says
+     * that it added none.
+     */
+    public static void finish(Path folder, Map<String, ?> outcome) throws IOException {
         Path file = folder.resolve(FILE);
         Map<String, Object> all = JSON.readValue(file.toFile(), OBJECT);
         @SuppressWarnings("unchecked")
@@ -100,7 +117,8 @@ public final class Provenance {
         Map<String, Object> latest = later.isEmpty() ? all : (Map<String, Object>) later.get(later.size() - 1);
         latest.put("finished", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
         latest.put("load_average_after", loadAverage());
-        JSON.writeValue(file.toFile(), all);
+        latest.putAll(outcome);
+        AtomicFile.write(file, JSON.writeValueAsString(all));
     }
 
     /**

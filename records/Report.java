@@ -1,6 +1,10 @@
 package records;
 
+import core.AtomicFile;
+
 import com.fasterxml.jackson.databind.JsonNode;
+import core.AtomicFile;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.jfree.chart.StandardChartTheme;
 
@@ -38,7 +42,8 @@ public final class Report {
         System.setProperty("java.awt.headless", "true");
         Path summary = folder.resolve("summary.csv");
         Path browser = folder.resolve(BrowserCsv.FILE);
-        if (!Files.isRegularFile(summary) && !Files.isRegularFile(browser)) {
+        // A run stopped before its first row leaves its provenance record only: a report that says so.
+        if (!Files.isRegularFile(summary) && !Files.isRegularFile(browser) && !ResultsFolder.isPssrBench(folder)) {
             throw new IOException(folder + " has no summary.csv or " + BrowserCsv.FILE);
         }
         List<Row> rows = Files.isRegularFile(summary) ? Summary.read(summary) : null;
@@ -47,8 +52,7 @@ public final class Report {
         JsonNode provenance = Files.isRegularFile(provenanceFile) ? new ObjectMapper().readTree(provenanceFile.toFile())
                 : null;
         Path html = folder.resolve("report.html");
-        Files.writeString(html, html(folder, rows, baseline, browserRows, bufferedMode, provenance),
-                StandardCharsets.UTF_8);
+        AtomicFile.write(html, html(folder, rows, baseline, browserRows, bufferedMode, provenance));
         return html;
     }
 
@@ -79,6 +83,11 @@ public final class Report {
                     .append(" href=\"").append(BrowserCsv.RUNS_FILE).append("\">").append(BrowserCsv.RUNS_FILE)
                     .append("</a>): <a href=\"#browser\">in a browser</a>.</p>\n");
         }
+        boolean stress = Files.isRegularFile(folder.resolve(StressReport.FILE));
+        if (summaryRows == null && browserRows == null && !stress) {
+            h.append("<p>Nothing was measured in this folder yet: the run recorded below stopped before its first"
+                    + " row (bench continues it with <code>--resume</code>).</p>\n");
+        }
         h.append(ProvenanceSection.setup(provenance));
         h.append(ProvenanceSection.section(provenance));
         StandardChartTheme theme = Charts.theme();   // one look for every chart of the page
@@ -86,6 +95,13 @@ public final class Report {
             h.append(BrowserReport.section(browserRows, bufferedMode, theme));
         }
         if (summaryRows == null) {
+            if (stress) {
+                try {
+                    h.append(StressReport.section(folder));   // a stress run without bench's rows
+                } catch (IOException e) {
+                    h.append("<p>stress.csv could not be read: ").append(esc(e.getMessage())).append("</p>\n");
+                }
+            }
             return h.append("</body>\n</html>\n").toString();
         }
         BenchSection bench = new BenchSection(rows, baseline, theme);
