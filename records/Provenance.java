@@ -79,13 +79,13 @@ public final class Provenance {
 
     /**
      * Adds the record to {@code folder/provenance.json}: the file itself, or under later_runs if there is one. A
-     * provenance.json that PssrBench did not write is refused ({@link ResultsFolder}), never appended to.
+     * provenance.json that PssrBench did not write is refused (see {@code ResultsFolder}), never appended to.
      */
     public static void add(Path folder, Map<String, Object> record) throws IOException {
         Files.createDirectories(folder);
         Path file = folder.resolve(FILE);
         Map<String, Object> all = record;
-        if (Files.exists(file) && !ResultsFolder.isPssrBench(folder)) {
+        if (Files.exists(file) && !writtenHere(folder)) {
             throw new core.UsageException(file + " was not written by PssrBench; it is left as it is: choose"
                     + " another folder.");
         }
@@ -96,6 +96,25 @@ public final class Provenance {
             later.add(record);
         }
         AtomicFile.write(file, JSON.writeValueAsString(all));
+    }
+
+    /**
+     * Whether {@code folder/provenance.json} was written by PssrBench: a JSON object whose {@code pssrbench} and
+     * {@code command} are text and whose {@code flags} is an object, as {@link #record} writes every record (the
+     * rule that recognises a results folder: {@code ResultsFolder}).
+     */
+    static boolean writtenHere(Path folder) {
+        Path file = folder.resolve(FILE);
+        if (!Files.isRegularFile(file)) {
+            return false;
+        }
+        try {
+            JsonNode top = JSON.readTree(file.toFile());
+            return top != null && top.isObject() && top.path("pssrbench").isTextual()
+                    && top.path("command").isTextual() && top.path("flags").isObject();
+        } catch (IOException | RuntimeException e) {
+            return false;   // not JSON, or not readable: not one of ours either way
+        }
     }
 
     /** Adds the end time and the load average to the latest record of {@code folder/provenance.json}. */

@@ -1,7 +1,5 @@
 package records;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import core.UsageException;
 
 import java.io.IOException;
@@ -29,17 +27,7 @@ public final class ResultsFolder {
 
     /** Whether {@code folder} holds a provenance.json that PssrBench wrote (see the class comment). */
     public static boolean isPssrBench(Path folder) {
-        Path file = folder.resolve(Provenance.FILE);
-        if (!Files.isRegularFile(file)) {
-            return false;
-        }
-        try {
-            JsonNode top = new ObjectMapper().readTree(file.toFile());
-            return top != null && top.isObject() && top.path("pssrbench").isTextual()
-                    && top.path("command").isTextual() && top.path("flags").isObject();
-        } catch (IOException | RuntimeException e) {
-            return false;   // not JSON, or not readable: not one of ours either way
-        }
+        return Provenance.writtenHere(folder);
     }
 
     /** Whether {@code folder} is missing or an empty folder: a fresh start. */
