@@ -3,13 +3,10 @@ package records;
 import core.AtomicFile;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import core.AtomicFile;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.jfree.chart.StandardChartTheme;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

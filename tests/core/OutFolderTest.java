@@ -126,4 +126,17 @@ class OutFolderTest {
             assertFalse(records.ResultsFolder.isPssrBench(theirs), text);
         }
     }
+
+    /** A sweep stopped before its first row left provenance.json only: report says so instead of refusing. */
+    @Test
+    void reportRendersAFolderStoppedBeforeItsFirstRow(@TempDir Path dir) throws Exception {
+        Provenance.add(dir, Provenance.record("bench", "pssrbench bench (built in)", Map.of(), Map.of()));
+        Provenance.finish(dir, Map.of("stopped", true, "windows_measured", 0));
+        Run r = run("report", dir.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(Files.readString(dir.resolve("report.html")).contains("Nothing was measured in this folder yet"));
+
+        Path empty = Files.createDirectories(dir.resolve("empty"));
+        assertOneSentence(run("report", empty.toString()), "has no summary.csv");
+    }
 }
