@@ -124,8 +124,8 @@ final class BrowserCommand implements Callable<Integer> {
         try {
             int invalid = bench.run();
             if (invalid < 0) {   // 130: as shells report Ctrl-C; browser has no --resume
-                spec.commandLine().getErr().println("pssrbench: stopped; the finished rows are kept in " + folder
-                        + ", the load under way dropped.");
+                spec.commandLine().getErr().println("pssrbench: stopped; the loads finished so far are kept in "
+                        + folder + " (each row says how many runs it has).");
                 spec.commandLine().getErr().flush();
                 return 130;
             }
