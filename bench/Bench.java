@@ -190,9 +190,10 @@ public final class Bench {
             console.printf(Locale.ROOT, "bench: resuming in %s: %d measured windows kept, %d to measure%n",
                     sweep.out(), runs.size(), total);
         }
+        Estimate estimate = Estimate.of(todo.stream().map(t -> new Estimate.Repetition(t.combination(),
+                t.points().size())).toList(), sweep.warmup(), sweep.steady(), sweep.duration(), sweep.target() != null);
         console.printf(Locale.ROOT, "bench: %d combinations x %d repetitions, %d windows to measure: %s%n",
-                sweep.combinations().size(), sweep.repeat(), total, Estimate.of(todo, sweep.warmup(), sweep.steady(),
-                        sweep.duration(), sweep.target() != null).describe(sweep.steady()));
+                sweep.combinations().size(), sweep.repeat(), total, estimate.describe(sweep.steady()));
         console.flush();
         int[] progress = {0};
         long started = System.nanoTime();

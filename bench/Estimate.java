@@ -1,5 +1,7 @@
 package bench;
 
+import core.Combination;
+
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -33,22 +35,26 @@ record Estimate(double typicalSeconds, double mostSeconds) {
      */
     static final double AUTO_FIRST_SECONDS = 22, AUTO_LATER_SECONDS = 11;
 
+    /** One repetition of one combination, as a sweep measures it: in a server JVM of its own, {@code points} of it. */
+    record Repetition(Combination combination, int points) {
+    }
+
     /**
      * {@code steady}: null for a fixed {@code warmup}; {@code target}: the server runs elsewhere (not verified,
      * started or stopped here).
      */
-    static Estimate of(List<Bench.Task> todo, Duration warmup, LoadGenerator.Steady steady, Duration duration,
+    static Estimate of(List<Repetition> todo, Duration warmup, LoadGenerator.Steady steady, Duration duration,
                        boolean target) {
         double typical = START_SECONDS;
         double most = START_SECONDS;
-        Set<Object> verified = new HashSet<>();
-        for (Bench.Task t : todo) {
+        Set<Combination> verified = new HashSet<>();
+        for (Repetition t : todo) {
             if (!target) {
                 double setup = SERVER_SECONDS + (verified.add(t.combination()) ? VERIFY_SECONDS : 0);
                 typical += setup;
                 most += setup;
             }
-            for (int i = 0; i < t.points().size(); i++) {
+            for (int i = 0; i < t.points(); i++) {
                 double window = seconds(duration);
                 if (steady == null) {
                     typical += window + seconds(warmup);

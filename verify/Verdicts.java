@@ -3,7 +3,10 @@ package verify;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The checks of one page as they are made: failures and warnings as found, and a pass for each check that found none. */
+/**
+ * The checks of one page as they are made: failures and warnings as found, and a pass for each check that found
+ * none.
+ */
 final class Verdicts {
 
     private final List<Check> checks = new ArrayList<>();
@@ -35,7 +38,7 @@ final class Verdicts {
 
     /** Whether it failed, and only on checks of when bytes arrived ({@link Check.Name#timing()}). */
     boolean failedOnTimingOnly() {
-        return failed() && checks.stream().filter(c -> c.status() == Check.Status.FAIL).allMatch(c -> c.name().timing());
+        return failed() && failures().stream().allMatch(c -> c.name().timing());
     }
 
     List<Check> failures() {

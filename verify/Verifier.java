@@ -20,9 +20,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * TechEmpower-style verification, run before anything is measured: each combination is started on an ephemeral
@@ -207,10 +204,11 @@ public final class Verifier {
         double itemsMs = items * delay.toNanos() / 1e6;
         TimedFetch fetch;
         try {
-            await(TimedFetch.get(client, uri), itemsMs);   // warm-up: class loading and JIT are not under test
-            fetch = await(TimedFetch.get(client, uri), itemsMs);
+            // warm-up: class loading and JIT are not under test
+            TimedFetch.await(TimedFetch.get(client, uri), itemsMs);
+            fetch = TimedFetch.await(TimedFetch.get(client, uri), itemsMs);
         } catch (Exception e) {
-            v.fail(Check.Name.FETCH, "GET " + uri.getPath() + " failed: " + describe(e));
+            v.fail(Check.Name.FETCH, "GET " + uri.getPath() + " failed: " + TimedFetch.describe(e));
             return new PageResult(page, Double.NaN, Double.NaN, 0, Double.NaN, v.list());
         }
         v.checked(Check.Name.FETCH);
@@ -278,7 +276,7 @@ public final class Verifier {
         String example = null;
         for (CompletableFuture<TimedFetch> f : all) {
             try {
-                TimedFetch fetch = await(f, itemsMs * Math.max(1, concurrency / 10.0));
+                TimedFetch fetch = TimedFetch.await(f, itemsMs * Math.max(1, concurrency / 10.0));
                 if (fetch.status() != 200 || !Arrays.equals(fetch.body(), want)) {
                     wrong++;
                     example = example != null ? example : "status " + fetch.status() + ", " + fetch.body().length
@@ -286,7 +284,7 @@ public final class Verifier {
                 }
             } catch (Exception e) {
                 failed++;
-                example = example != null ? example : describe(e);
+                example = example != null ? example : TimedFetch.describe(e);
             }
         }
         if (failed + wrong > 0) {
@@ -294,21 +292,5 @@ public final class Verifier {
                     + " returned another body (e.g. " + example + ")");
         }
         v.checked(Check.Name.CONCURRENCY);
-    }
-
-    private static TimedFetch await(CompletableFuture<TimedFetch> f, double itemsMs) throws Exception {
-        try {
-            return f.get(10_000 + (long) (itemsMs * 4), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof Exception cause ? cause : e;
-        } catch (TimeoutException e) {
-            f.cancel(true);
-            throw new TimeoutException("no complete response in time");
-        }
-    }
-
-    private static String describe(Throwable e) {
-        return e instanceof java.io.IOException ? TimedFetch.why(e)
-                : e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
     }
 }
