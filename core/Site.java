@@ -288,8 +288,11 @@ public final class Site implements AutoCloseable {
                 + "<body><div class=\"container my-4\"><h1>PssrBench</h1><p>server <b>" + c.info().server()
                 + "</b>, engine <b>" + c.engine().id() + "</b>, mode <b>" + c.mode().id() + "</b>, "
                 + Durations.format(c.delay()) + " per item</p><ul class=\"list-group\">" + links
-                + "</ul>" + (c.demoBuffered() == null ? "" : "<p class=\"mt-3\"><a class=\"btn btn-primary\" href=\""
-                + Demo.PATH + "\">The demo: progressive and buffered side by side</a></p>")
+                + "</ul><p class=\"mt-3\"><a href=\"" + ServerInfo.PATH + "\">" + ServerInfo.PATH + "</a>: how this"
+                + " server is configured, as JSON</p>" + (c.demoBuffered() == null ? "<p>The demo, progressive and"
+                + " buffered side by side, is served with <code>serve --demo</code>.</p>" : "<p class=\"mt-3\"><a"
+                + " class=\"btn btn-primary\" href=\"" + Demo.PATH + "\">The demo: progressive and buffered side by"
+                + " side</a></p>")
                 + "</div></body></html>\n";
     }
 }
