@@ -3,7 +3,6 @@ package records;
 import core.AtomicFile;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.jfree.chart.StandardChartTheme;
 
 import java.io.IOException;
@@ -25,8 +24,12 @@ public final class Report {
 
     /**
      * Writes {@code folder/report.html} from {@code folder/summary.csv} and {@code folder/browser.csv} (either may
-     * be missing, not both) and provenance.json when present; {@code baseline} is the id of the baseline engine
-     * (drawn grey, first in tables and legends).
+     * be missing) and provenance.json when present; {@code baseline} is the id of the baseline engine
+     * (drawn grey, first in tables and legends). A folder with neither but a stress.csv gets the page that stress
+     * writes ({@link StressReport#write}).
+     *
+     * @throws IOException a file that cannot be read, in one sentence naming it, the line and the column
+     *                     ({@link CsvFile}, {@link Provenance#read}), or none of the three files
      */
     public static Path write(Path folder, String baseline) throws IOException {
         return write(folder, baseline, "buffered");
@@ -39,15 +42,23 @@ public final class Report {
         System.setProperty("java.awt.headless", "true");
         Path summary = folder.resolve("summary.csv");
         Path browser = folder.resolve(BrowserCsv.FILE);
-        // A run stopped before its first row leaves its provenance record only: a report that says so.
-        if (!Files.isRegularFile(summary) && !Files.isRegularFile(browser) && !ResultsFolder.isPssrBench(folder)) {
-            throw new IOException(folder + " has no summary.csv or " + BrowserCsv.FILE);
+        if (!Files.isRegularFile(summary) && !Files.isRegularFile(browser)) {
+            if (Files.isRegularFile(folder.resolve(StressReport.FILE))) {
+                return StressReport.write(folder);
+            }
+            // A run stopped before its first row leaves its provenance record only: a report that says so.
+            if (!ResultsFolder.isPssrBench(folder)) {
+                throw new IOException(folder + " has no summary.csv, " + BrowserCsv.FILE + " or "
+                        + StressReport.FILE);
+            }
         }
-        List<Row> rows = Files.isRegularFile(summary) ? Summary.read(summary) : null;
-        List<BrowserRow> browserRows = Files.isRegularFile(browser) ? BrowserCsv.read(browser) : null;
-        Path provenanceFile = folder.resolve("provenance.json");
-        JsonNode provenance = Files.isRegularFile(provenanceFile) ? new ObjectMapper().readTree(provenanceFile.toFile())
-                : null;
+        // Names and notes are cut here, once, before anything is laid out (Charts.name, Charts.text).
+        List<Row> rows = Files.isRegularFile(summary) ? Summary.read(summary).stream()
+                .map(r -> r.withText(Charts::name, Charts::text)).toList() : null;
+        List<BrowserRow> browserRows = Files.isRegularFile(browser) ? BrowserCsv.read(browser).stream()
+                .map(r -> r.withText(Charts::name, Charts::text)).toList() : null;
+        Path provenanceFile = folder.resolve(Provenance.FILE);
+        JsonNode provenance = Files.isRegularFile(provenanceFile) ? Provenance.read(provenanceFile) : null;
         Path html = folder.resolve("report.html");
         AtomicFile.write(html, html(folder, rows, baseline, browserRows, bufferedMode, provenance));
         return html;
@@ -80,8 +91,7 @@ public final class Report {
                     .append(" href=\"").append(BrowserCsv.RUNS_FILE).append("\">").append(BrowserCsv.RUNS_FILE)
                     .append("</a>): <a href=\"#browser\">in a browser</a>.</p>\n");
         }
-        boolean stress = Files.isRegularFile(folder.resolve(StressReport.FILE));
-        if (summaryRows == null && browserRows == null && !stress) {
+        if (summaryRows == null && browserRows == null) {
             h.append("<p>Nothing was measured in this folder yet: the run recorded below stopped before its first"
                     + " row (bench continues it with <code>--resume</code>).</p>\n");
         }
@@ -92,13 +102,6 @@ public final class Report {
             h.append(BrowserReport.section(browserRows, bufferedMode, theme));
         }
         if (summaryRows == null) {
-            if (stress) {
-                try {
-                    h.append(StressReport.section(folder));   // a stress run without bench's rows
-                } catch (IOException e) {
-                    h.append("<p>stress.csv could not be read: ").append(esc(e.getMessage())).append("</p>\n");
-                }
-            }
             return h.append("</body>\n</html>\n").toString();
         }
         BenchSection bench = new BenchSection(rows, baseline, theme);
