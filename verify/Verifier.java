@@ -137,7 +137,7 @@ public final class Verifier {
             return new Result(combination, List.of(), List.of("cannot start: " + e.getMessage()));
         }
         try {
-            return verify(combination, URI.create("http://" + config.host() + ":" + running.port()));
+            return verify(combination, URI.create(core.ListenAddress.url(config.host(), running.port())));
         } finally {
             running.close();
             site.close();
