@@ -82,6 +82,25 @@ final class RawHttp {
         }
     }
 
+    /**
+     * The status of the response to {@code request}, sent as bytes (ISO-8859-1: a NUL or a backslash goes as it is),
+     * or -1 when the server closed the connection without a response.
+     */
+    static int status(int port, String request) throws IOException {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+            byte[] head = socket.getInputStream().readNBytes(12);
+            if (head.length < 12) {
+                return -1;
+            }
+            return Integer.parseInt(new String(head, StandardCharsets.ISO_8859_1).substring(9, 12));
+        } catch (java.net.SocketException e) {
+            return -1;   // reset
+        }
+    }
+
     private static boolean complete(String response) {
         int headersEnd = response.indexOf("\r\n\r\n");
         if (headersEnd < 0) {
