@@ -75,10 +75,11 @@ public record TargetUrl(URI url, URI given, boolean local, String measured) {
         return new TargetUrl(url, given, local, measured);
     }
 
-    /** The URL, its scheme in lower case; refused unless http with a host, no credentials and a port in range. */
-    private static URI parse(String text) {
-        // Credentials first, and without repeating the text: a password must not reach a terminal's scrollback or
-        // a CI log either.
+    /**
+     * Refuses a URL with credentials ({@code user:password@}) without repeating it: a password must not reach a
+     * results folder, nor a terminal's scrollback or a CI log.
+     */
+    public static void refuseCredentials(String text) {
         int authority = text.indexOf("//");
         String rest = authority < 0 ? "" : text.substring(authority + 2);
         int end = rest.indexOf('/');
@@ -86,6 +87,11 @@ public record TargetUrl(URI url, URI given, boolean local, String measured) {
             throw new UsageException("--target must not carry credentials (user:password@): the URL is written into"
                     + " the results, and the servers PssrBench measures need none.");
         }
+    }
+
+    /** The URL, its scheme in lower case; refused unless http with a host, no credentials and a port in range. */
+    private static URI parse(String text) {
+        refuseCredentials(text);   // first: the sentences below repeat the text
         URI url;
         try {
             url = new URI(text);

@@ -43,6 +43,11 @@ class TargetGuardTest {
         String err = refused("must not carry credentials", "bench", "--target=http://user:s3cret@[::1", "--out=" + out);
         assertFalse(err.contains("s3cret"), "not echoed even when the URL is malformed: " + err);
         assertFalse(Files.exists(out), "nothing written");
+        // The wrk2 scripts record their --target through provenance: refused there too, before anything is written.
+        err = refused("must not carry credentials", "provenance", "--out=" + out, "--command=scripts/wrk2-cell.sh",
+                "--load-generator=wrk2", "--", "--target=http://user:s3cret@bench-host:8080");
+        assertFalse(err.contains("s3cret"), err);
+        assertFalse(Files.exists(out.resolve("provenance.json")), "nothing written");
     }
 
     @Test
