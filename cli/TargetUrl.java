@@ -40,7 +40,9 @@ public record TargetUrl(URI url, URI given, boolean local, String measured) {
     public static TargetUrl check(String text, boolean allowRemote) {
         URI given = parse(text);
         String host = given.getHost();
-        String bare = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
+        // An IPv6 zone (RFC 6874: fe80::1%25eth0) is dropped: only link-local addresses have one, and those are
+        // refused whatever the zone, which might not resolve here.
+        String bare = host.startsWith("[") ? host.substring(1, host.length() - 1).replaceFirst("%.*", "") : host;
         InetAddress[] addresses;
         try {
             addresses = InetAddress.getAllByName(bare);   // a literal address is not looked up
@@ -51,7 +53,8 @@ public record TargetUrl(URI url, URI given, boolean local, String measured) {
         for (InetAddress a : addresses) {
             String why = forbidden(a);
             if (why != null) {
-                throw new UsageException("--target's host " + host + " is " + a.getHostAddress() + ", " + why
+                String resolved = a.getHostAddress().equals(bare) ? "" : " (" + a.getHostAddress() + ")";
+                throw new UsageException("--target's host " + host + resolved + " is " + why
                         + ", which PssrBench never connects to; give the address of the machine the server runs on.");
             }
         }
@@ -127,7 +130,7 @@ public record TargetUrl(URI url, URI given, boolean local, String measured) {
             return "a cloud metadata service";
         }
         if (a.isLinkLocalAddress()) {
-            return "link-local";
+            return "a link-local address";
         }
         return null;
     }

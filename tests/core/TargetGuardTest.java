@@ -57,8 +57,10 @@ class TargetGuardTest {
             refused("which PssrBench never connects to", "verify", "--target=" + url);
             refused("which PssrBench never connects to", "bench", "--allow-remote", "--target=" + url);
         }
-        refused("is 169.254.169.254, a cloud metadata service", "verify", "--target=http://169.254.169.254/");
-        refused("is 169.254.1.1, link-local", "verify", "--target=http://169.254.1.1/");
+        refused("--target's host 169.254.169.254 is a cloud metadata service, which PssrBench never connects to",
+                "verify", "--target=http://169.254.169.254/");
+        refused("169.254.1.1 is a link-local address", "verify", "--target=http://169.254.1.1/");
+        refused("is a link-local address", "verify", "--allow-remote", "--target=http://[fe80::1%25lo]:8080/");
         // A name is checked by what it resolves to: IPv4-mapped IPv6 is the IPv4 address.
         refused("a cloud metadata service", "verify", "--target=http://[::ffff:169.254.169.254]/");
     }
