@@ -57,16 +57,6 @@ public final class Bench {
                         boolean jfr, URI target) {
     }
 
-    /**
-     * Verification, start-up and stop of one combination's server, for the estimate printed at the start (measured
-     * on a 2-core machine: 7 to 9 s).
-     */
-    private static final double SETUP_SECONDS = 8;
-    /**
-     * What an adaptive warm-up takes, for the estimate: the first point in a fresh JVM, and each later one (the JIT
-     * has compiled the page's path by then). Measured on a 2-core machine at 128 connections: see the README.
-     */
-    private static final double AUTO_FIRST_SECONDS = 22, AUTO_LATER_SECONDS = 11;
     /** The most windows one repetition of a point is measured in: the first and two more if it was disturbed. */
     static final int ATTEMPTS = Row.DISTURBED_ATTEMPTS;
 
@@ -200,10 +190,10 @@ public final class Bench {
             console.printf(Locale.ROOT, "bench: resuming in %s: %d measured windows kept, %d to measure%n",
                     sweep.out(), runs.size(), total);
         }
-        long minutes = (long) Math.ceil(estimateSeconds(todo) / 60);
-        console.printf(Locale.ROOT, "bench: %d combinations x %d repetitions, %d windows to measure: about %s%n",
-                sweep.combinations().size(), sweep.repeat(), total,
-                minutes < 60 ? minutes + " min" : minutes / 60 + " h " + minutes % 60 + " min");
+        Estimate estimate = Estimate.of(todo.stream().map(t -> new Estimate.Repetition(t.combination(),
+                t.points().size())).toList(), sweep.warmup(), sweep.steady(), sweep.duration(), sweep.target() != null);
+        console.printf(Locale.ROOT, "bench: %d combinations x %d repetitions, %d windows to measure: %s%n",
+                sweep.combinations().size(), sweep.repeat(), total, estimate.describe(sweep.steady()));
         console.flush();
         int[] progress = {0};
         long started = System.nanoTime();
@@ -263,19 +253,6 @@ public final class Bench {
             return -1;
         }
         return (int) rows.stream().filter(r -> !r.valid()).count();
-    }
-
-    /** The time the tasks will take, for the estimate printed up front. */
-    private double estimateSeconds(List<Task> todo) {
-        double seconds = 0;
-        for (Task t : todo) {
-            seconds += sweep.target() == null ? SETUP_SECONDS : 0;
-            for (int i = 0; i < t.points().size(); i++) {
-                seconds += sweep.duration().toNanos() / 1e9 + (sweep.steady() == null
-                        ? sweep.warmup().toNanos() / 1e9 : i == 0 ? AUTO_FIRST_SECONDS : AUTO_LATER_SECONDS);
-            }
-        }
-        return seconds;
     }
 
     /** The points of one repetition of a combination against one server ({@code server} null: not started here). */

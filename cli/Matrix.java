@@ -8,7 +8,10 @@ import core.Server;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The README's tables, generated from the registry ({@code list --format=markdown}); a test keeps them equal. */
+/**
+ * The matrix's tables (docs/matrix.md; the first also in the README), generated from the registry
+ * ({@code list --format=markdown}); a test keeps them equal.
+ */
 public final class Matrix {
 
     private Matrix() {

@@ -59,12 +59,12 @@ public final class ChunkWriter extends Writer {
     }
 
     /** Until {@link #release()}, flushes send nothing: the page is kept whole in memory (the buffered mode). */
-    void hold() {
+    public void hold() {
         held = true;
     }
 
     /** Ends {@link #hold()} and sends everything written so far as one chunk. */
-    void release() throws IOException {
+    public void release() throws IOException {
         held = false;
         flush();
     }

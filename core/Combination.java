@@ -18,6 +18,11 @@ public record Combination(Server server, Engine engine, Mode mode) {
         }
     }
 
+    /** How this combination serves a page: the plan the site and the server act on ({@link Serving}). */
+    public Serving serving() {
+        return Serving.of(server.handling(), mode);
+    }
+
     /** {@code server engine mode}: the line format of {@code list}. */
     @Override
     public String toString() {

@@ -6,8 +6,8 @@ import java.time.Duration;
  * How a server treats connections before and between requests, the same on every server: the listen backlog (the
  * queue of connections the kernel has accepted and the server has not yet taken; the kernel caps it at
  * {@code net.core.somaxconn}), and how long a connection may stay idle with no request in progress, which also
- * bounds how long a request's head may take to arrive (README, "Connection settings", says how exactly on each
- * server). Without it, idle or half-sent connections hold a file descriptor each for ever (netty) or for 5-7 min
+ * bounds how long a request's head may take to arrive (docs/servers.md, "Connection settings", says how exactly on
+ * each server). Without it, idle or half-sent connections hold a file descriptor each for ever (netty) or for 5-7 min
  * (nima), and enough of them exhaust the server's file limit.
  */
 public record ConnectionLimits(int backlog, Duration idleTimeout) {

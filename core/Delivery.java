@@ -1,40 +1,41 @@
 package core;
 
 /**
- * What a mode means on a server, in one sentence for the README and {@code --help}, derived from the same facts the
- * code acts on: where the mode renders ({@link Mode#runs()}), the server's handler thread and whether it answers
- * later. Nothing here is written per server or per mode.
+ * What a mode means on a server, in one sentence for the README and {@code --help}, read from the plan the code
+ * acts on ({@link Serving}): where the render runs, the server's handler thread, whether it answers later, who
+ * writes the chunks. Nothing here is written per server or per mode.
  */
 public final class Delivery {
 
     private Delivery() {
     }
 
+    /** The sentence for {@code mode} on {@code server}, from the plan they are served with. */
     public static String describe(Server server, Mode mode) {
-        Server.HandlerThread handler = server.handlerThread(mode);
-        boolean later = server.answersLater(mode);
-        if (mode.wholePage()) {
-            boolean here = !later && mode.runs() == Mode.Runs.VIRTUAL
-                    && handler.kind() == Server.HandlerThread.Kind.VIRTUAL;
-            return "the engine renders the whole page to memory on " + (here ? handler.words()
-                    : "a new virtual thread") + "; the page is sent at once with Content-Length"
-                    + (later ? " from " + handler.words() : "");
+        return describe(Serving.of(server.handling(), mode));
+    }
+
+    public static String describe(Serving plan) {
+        String handler = plan.handler().words();
+        boolean later = plan.answersLater();
+        String where = switch (plan.renderOn()) {
+            case HANDLER -> handler;
+            case VIRTUAL -> "a new virtual thread";
+            case PLATFORM -> "the platform pool (--threads)";
+            case CALLBACKS -> "RxJava's threads as items arrive";
+        };
+        if (plan.wholePage()) {
+            return "the engine renders the whole page to memory on " + where
+                    + "; the page is sent at once with Content-Length" + (later ? " from " + handler : "");
         }
-        return switch (mode.runs()) {
-            case VIRTUAL, PLATFORM -> {
-                boolean here = !later && (mode.runs() == Mode.Runs.VIRTUAL
-                        ? handler.kind() == Server.HandlerThread.Kind.VIRTUAL
-                        : handler.kind() == Server.HandlerThread.Kind.PLATFORM);
-                String where = mode.runs() == Mode.Runs.VIRTUAL ? "a new virtual thread"
-                        : "the platform pool (--threads)";
-                yield here ? "the engine renders on " + handler.words() + ", which writes each chunk"
-                        : "the engine renders on " + where + (later
-                        ? "; each chunk goes to " + handler.words() + " through the server's async response"
-                        : " and writes each chunk; " + handler.words() + " waits for it");
-            }
-            case CALLBACKS -> "the engine renders on RxJava's threads as items arrive" + (later
-                    ? " and writes each chunk from there; the handler (on " + handler.words() + ") returns at once"
-                    : ", into a queue that " + handler.words() + " writes out (the server has no async response)");
+        return switch (plan.renderOn()) {
+            case HANDLER -> "the engine renders on " + handler + ", which writes each chunk";
+            case CALLBACKS -> "the engine renders on " + where + (plan.writes() == Serving.Writes.QUEUE
+                    ? ", into a queue that " + handler + " writes out (the server has no async response)"
+                    : " and writes each chunk from there; the handler (on " + handler + ") returns at once");
+            case VIRTUAL, PLATFORM -> "the engine renders on " + where + (later
+                    ? "; each chunk goes to " + handler + " through the server's async response"
+                    : " and writes each chunk; " + handler + " waits for it");
         };
     }
 }

@@ -1,14 +1,12 @@
 package core;
 
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
-
 /**
- * How a page render is scheduled and fed: one small file per mode in modes/ plus one line in cli/Registry.java. A
- * mode never names a server: servers only carry chunks ({@link Site#streamHere}, {@link Site#streamLater}), and
- * what a mode means on a given server follows from the server's threads ({@link Server#handlerThreads}).
+ * How a page is rendered, and what that needs: one small file per mode in modes/ plus one line in
+ * cli/Registry.java. A mode owns its render algorithm ({@link Render.Algorithm}, through {@link Render}'s small
+ * API) and declares the thread it renders on and whether the page goes whole; how a server serves it follows from
+ * the plan of the combination ({@link Serving}), which neither the mode nor the server writes per pair.
  */
-public interface Mode {
+public interface Mode extends Render.Algorithm {
 
     /** The threads a render runs on. */
     enum Runs {
@@ -39,25 +37,9 @@ public interface Mode {
 
     /**
      * Whether the page is rendered whole to memory and then sent with {@code Content-Length} (classic server-side
-     * rendering), instead of streamed in chunks.
+     * rendering), instead of streamed in chunks. Its render sends one chunk ({@link ChunkWriter#hold()}).
      */
     default boolean wholePage() {
         return false;
-    }
-
-    /**
-     * Starts one render. {@code here}: the calling thread is a request handler that may run the render itself if it
-     * is of the kind this mode wants (the server waits for the page on it); otherwise the render goes to
-     * {@code workers}. Returns when the render has been started (or, when it ran here, finished).
-     */
-    CompletableFuture<Void> start(Render render, boolean here, Workers workers);
-
-    /** A blocking render ({@code render}): on the calling thread when {@code inline}, else on {@code elsewhere}. */
-    static CompletableFuture<Void> blocking(Runnable render, boolean inline, Executor elsewhere) {
-        if (inline) {
-            render.run();
-            return CompletableFuture.completedFuture(null);
-        }
-        return CompletableFuture.runAsync(render, elsewhere);
     }
 }

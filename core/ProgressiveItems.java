@@ -29,6 +29,17 @@ public final class ProgressiveItems<T> implements Iterable<T>, AutoCloseable {
         this.out = out;
     }
 
+    /**
+     * The engine's blocking template over the page's items, on the calling thread until the page is rendered (the
+     * blocking modes' way): each wait for an item flushes first, and cancelling the render wakes it and fails it.
+     */
+    public static <T> void renderBlocking(Render render, Page<T> page) throws IOException {
+        try (ProgressiveItems<T> items = new ProgressiveItems<>(render.items(page), render.out())) {
+            render.whenCancelled(items::cancel);
+            render.templates().blocking(page).render(items, render.out());
+        }
+    }
+
     @Override
     public Iterator<T> iterator() {
         if (iterator != null) {

@@ -1,7 +1,6 @@
 package core;
 
 import io.reactivex.rxjava3.core.Observable;
-import io.reactivex.rxjava3.disposables.Disposable;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -13,8 +12,9 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * One page render for one request: subscribes the data source, runs the engine with the flush policy of
- * {@link ChunkWriter}, and reports its end exactly once. Servers decide on which thread it runs.
+ * One page render for one request, its life cycle: the chunk writer with the flush policy of {@link ChunkWriter},
+ * cancel, failure, and its end reported exactly once. How the page is rendered is the mode's ({@link Algorithm});
+ * where it runs, the plan's ({@link Serving}, acted on by {@link Site}).
  *
  * <p>On failure the render logs one line (a data-source or template error at WARNING; a client that went away, or
  * a page cut by a stopping server, only at FINE) and throws {@link RenderFailedException} or completes its future with it: the server then aborts
@@ -37,8 +37,8 @@ public final class Render {
     /** Cut by {@link #cut}: the server stops before the page could end; the drain logged it already. */
     private volatile boolean cut;
     private volatile boolean cancelled;
-    private volatile ProgressiveItems<?> items;
-    private volatile Disposable subscription;
+    /** What stops the algorithm's work on cancel ({@link #whenCancelled}). */
+    private volatile Runnable onCancel;
 
     Render(Engine engine, Duration delay, DataSource.Timers timers, int failAfter, Page<?> page, ChunkSink sink,
            AtomicInteger inFlight) {
@@ -62,75 +62,61 @@ public final class Render {
         inFlight.incrementAndGet();
     }
 
-    private <T> Observable<T> source(Page<T> of) {
+    /**
+     * A mode's way of rendering a page through this render ({@link Mode}): it writes to {@link #out()}, reads
+     * {@link #items}, stops what it started when cancelled ({@link #whenCancelled}), and returns a future that
+     * completes once the page is rendered; a blocking algorithm returns it completed. The render then flushes what
+     * is left and ends.
+     */
+    @FunctionalInterface
+    public interface Algorithm {
+        CompletableFuture<Void> render(Render render) throws Exception;
+    }
+
+    /** The page being rendered. */
+    public Page<?> page() {
+        return page;
+    }
+
+    /** The engine's templates. */
+    public Templates templates() {
+        return engine.templates();
+    }
+
+    /** The page's items from the data source (subscribe once), at the site's delay and with its faults. */
+    public <T> Observable<T> items(Page<T> of) {
+        if (of != page) {
+            throw new IllegalArgumentException("a render reads the items of its own page, " + page.path());
+        }
         return DataSource.items(of.items(), delay, timers, failAfter);
     }
 
+    /** Where the page goes: each {@link ChunkWriter#flush()} is one chunk for the server. */
+    public ChunkWriter out() {
+        return out;
+    }
+
     /**
-     * Renders the whole page on the calling thread, blocking while it waits for items.
-     *
-     * @throws RenderFailedException when the data source, the engine or the client failed; already logged
+     * Registers what stops the algorithm's work when the render is cancelled (a disposed subscription, a cancelled
+     * iterator), run at once if it has been already; returns whether it had. Any thread.
      */
-    public void blocking() {
-        try {
-            blocking(page);
-            out.flush();
-            end(null);
-        } catch (Throwable t) {
-            throw end(t);
+    public boolean whenCancelled(Runnable stop) {
+        onCancel = stop;
+        if (cancelled) {   // both volatile: either this sees the cancel, or the cancel sees the action
+            stop.run();
+            return true;
         }
-    }
-
-    private <T> void blocking(Page<T> of) throws IOException {
-        try (ProgressiveItems<T> progressive = new ProgressiveItems<>(source(of), out)) {
-            items = progressive;
-            if (cancelled) {
-                progressive.cancel();
-            }
-            engine.templates().blocking(of).render(progressive, out);
-        }
+        return false;
     }
 
     /**
-     * Renders the whole page on the calling thread into memory, blocking while it waits for items, and hands it to
-     * the sink as one chunk at the end: classic server-side rendering, the baseline of the {@code buffered} mode.
-     *
-     * @throws RenderFailedException when the data source, the engine or the client failed; already logged
+     * Runs {@code algorithm} on the calling thread (for a blocking one, until the page is rendered), then ends the
+     * render: its last chunk flushed, or its failure logged once. Never throws; {@link #done()} tells the end.
      */
-    public void buffered() {
-        out.hold();
-        try {
-            blocking(page);
-            out.release();
-            end(null);
-        } catch (Throwable t) {
-            throw end(t);
-        }
-    }
-
-    /**
-     * Starts a non-blocking render through the engine's async template and returns at once. The head is flushed
-     * when the engine subscribes to the items, each item's markup after the engine has rendered it, the tail when
-     * the engine completes. The future completes after the last chunk went to the sink, or exceptionally with
-     * {@link RenderFailedException}.
-     */
-    public CompletableFuture<Void> reactive() {
-        return onCallbacks(this::reactive);
-    }
-
-    /**
-     * Starts a non-blocking render through the engine's fragments and returns at once: the head is rendered and
-     * flushed on subscription, each item's fragment when the item is emitted (on the data source's thread), the
-     * tail on completion. No thread waits for data, whatever the engine. Completes as {@link #reactive()} does.
-     */
-    public CompletableFuture<Void> fragments() {
-        return onCallbacks(this::fragments);
-    }
-
-    private CompletableFuture<Void> onCallbacks(java.util.function.Function<Page<?>, CompletableFuture<Void>> how) {
+    CompletableFuture<Void> run(Algorithm algorithm) {
         CompletableFuture<Void> rendered;
         try {
-            rendered = how.apply(page);
+            rendered = algorithm.render(this);
         } catch (Throwable t) {
             rendered = CompletableFuture.failedFuture(t);
         }
@@ -138,83 +124,13 @@ public final class Render {
             if (failure == null) {
                 try {
                     out.flush();
-                } catch (IOException | RuntimeException e) {
-                    failure = e;
+                } catch (Throwable t) {
+                    failure = t;
                 }
             }
-            if (failure == null) {
-                end(null);
-            } else {
-                end(failure);
-            }
+            end(failure);
         });
         return result;
-    }
-
-    private <T> CompletableFuture<Void> reactive(Page<T> of) {
-        Observable<T> source = source(of)
-                .doOnSubscribe(d -> {
-                    subscription = d;
-                    if (cancelled) {
-                        d.dispose();
-                    }
-                    out.flush();
-                })
-                .doAfterNext(item -> out.flush());
-        return engine.templates().nonBlocking(of).render(source, out);
-    }
-
-    private <T> CompletableFuture<Void> fragments(Page<T> of) {
-        Templates.Fragments<T> parts = engine.templates().fragments(of).start();
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        source(of).subscribe(new io.reactivex.rxjava3.core.Observer<T>() {
-            @Override
-            public void onSubscribe(Disposable d) {
-                subscription = d;
-                if (cancelled) {
-                    d.dispose();
-                    return;
-                }
-                step(d, parts::head);
-            }
-
-            @Override
-            public void onNext(T item) {
-                step(subscription, w -> parts.item(item, w));
-            }
-
-            @Override
-            public void onError(Throwable e) {
-                done.completeExceptionally(e);
-            }
-
-            @Override
-            public void onComplete() {
-                if (!done.isDone()) {
-                    try {
-                        parts.tail(out);
-                        done.complete(null);
-                    } catch (IOException | RuntimeException e) {
-                        done.completeExceptionally(e);
-                    }
-                }
-            }
-
-            /** One part, then its chunk; a failure stops the source so that no later part is rendered. */
-            private void step(Disposable d, Templates.Part part) {
-                if (done.isDone()) {
-                    return;
-                }
-                try {
-                    part.render(out);
-                    out.flush();
-                } catch (IOException | RuntimeException e) {
-                    d.dispose();
-                    done.completeExceptionally(e);
-                }
-            }
-        });
-        return done;
     }
 
     /** The client went away: stop promptly, dispose the subscription, fail the render. Any thread, idempotent. */
@@ -235,13 +151,9 @@ public final class Render {
 
     private void stop(CancellationException why) {
         cancelled = true;
-        ProgressiveItems<?> progressive = items;
-        if (progressive != null) {
-            progressive.cancel();
-        }
-        Disposable d = subscription;
-        if (d != null) {
-            d.dispose();
+        Runnable action = onCancel;
+        if (action != null) {
+            action.run();
         }
         end(why);
     }

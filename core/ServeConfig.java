@@ -56,14 +56,22 @@ public record ServeConfig(Server server, Engine engine, Mode mode, String host, 
             throw new UsageException("--demo shows a progressive mode beside the buffered one: choose another --mode"
                     + " than " + mode.id() + ".");
         }
-        return new Site(new Site.Settings(engine, mode, delay, timers, threads, grace, failAfter,
+        return new Site(new Site.Settings(engine, mode, serving(), delay, timers, threads, grace, failAfter,
                 demoBuffered == null ? info() : ServerInfo.of(server.id(), engine.id(), mode.id(), delay, timers,
                         threads, true), demoBuffered));
     }
 
     /** Where and how the server listens. */
     public Server.Listen listen() {
-        return new Server.Listen(host, port, threads, mode, limits);
+        return new Server.Listen(host, port, threads, serving(), limits);
+    }
+
+    /**
+     * How this combination serves a page: a function of the server's declared handling and the mode's needs
+     * ({@link Serving#of}), so the site, the server and the README get the same value.
+     */
+    public Serving serving() {
+        return combination().serving();
     }
 
     /** What the server says about itself at {@link ServerInfo#PATH}. */

@@ -6,7 +6,7 @@ import java.util.List;
  * An HTTP server plug-in: one file in servers/ plus one line in cli/Registry.java. Transport only: it serves
  * {@link Site}'s routes and carries a page's chunks (one {@link ChunkSink#chunk} = one write on the wire, TCP_NODELAY
  * on, no compression) through {@link Site#streamHere} when its handler thread waits for the page, or
- * {@link Site#streamLater} when it can answer later; the {@link Mode} decides where the render runs.
+ * {@link Site#streamLater} when it answers later, as the plan it is started with says ({@link Serving}).
  */
 public interface Server {
 
@@ -19,19 +19,12 @@ public interface Server {
      */
     String description();
 
-    /** The thread a request handler runs on, and what it is called in the README. */
-    record HandlerThread(Kind kind, String words) {
-        public enum Kind { VIRTUAL, PLATFORM, EVENT_LOOP }
-    }
-
-    /** The handler thread when serving in {@code mode} (a server with a configurable pool follows the mode). */
-    HandlerThread handlerThread(Mode mode);
-
     /**
-     * Whether a handler in {@code mode} returns before its page ends ({@link Site#streamLater}), rather than wait
-     * for it ({@link Site#streamHere}).
+     * The ways this server can run its request handlers, in its order of preference, as data: the plan of each
+     * combination ({@link Serving}) picks one for the mode's needs, and {@link #start} runs the one in
+     * {@link Listen#serving()}. A server never asks which mode it serves.
      */
-    boolean answersLater(Mode mode);
+    List<Handler> handling();
 
     /**
      * True for a server whose library reads its connection limits ({@link ConnectionLimits}'s idle timeout) once
@@ -46,7 +39,7 @@ public interface Server {
      * True for a server that counts the request-head timeout ({@link ConnectionLimits}'s idle timeout) from the
      * head's first byte rather than from the moment the connection became ready for a request (opened, or its
      * previous response ended): its idle timeout bounds the wait for that byte, so a head may end up to twice the
-     * timeout after the connection was ready. README, "Connection settings", says which and why.
+     * timeout after the connection was ready. docs/servers.md, "Connection settings", says which and why.
      */
     default boolean headTimeoutFromFirstByte() {
         return false;
@@ -86,12 +79,17 @@ public interface Server {
     Running start(Listen listen, Site site);
 
     /**
-     * Where to listen, the platform threads of a blocking pool, the mode (which some servers' threads follow), and
-     * the backlog and timeouts every server applies to its connections.
+     * Where to listen, the platform threads of a blocking pool, the plan of the combination (whose handler the
+     * server runs), and the backlog and timeouts every server applies to its connections.
      */
-    record Listen(String host, int port, int threads, Mode mode, ConnectionLimits limits) {
-        public Listen(String host, int port, int threads, Mode mode) {
-            this(host, port, threads, mode, ConnectionLimits.DEFAULT);
+    record Listen(String host, int port, int threads, Serving serving, ConnectionLimits limits) {
+        public Listen(String host, int port, int threads, Serving serving) {
+            this(host, port, threads, serving, ConnectionLimits.DEFAULT);
+        }
+
+        /** The handler the plan chose among the server's {@link Server#handling()}. */
+        public Handler handler() {
+            return serving.handler();
         }
     }
 

@@ -3,8 +3,6 @@ package core;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Logger;
 
 /**
@@ -24,31 +22,24 @@ public final class Site implements AutoCloseable {
     private final byte[] index;
     /** The demo page, or null when the site serves no demo. */
     private final byte[] demo;
-    private final AtomicInteger inFlight = new AtomicInteger();
-    /** The renders not ended yet, for the drain to cut when its grace period ends. */
-    private final java.util.Set<Render> rendering = java.util.concurrent.ConcurrentHashMap.newKeySet();
-    /**
-     * Requests not finished, each counted once: until its handler has returned and its render (if it started one)
-     * has ended, whichever is later. The handler may still write after the render ended (the last chunk), so
-     * neither alone is enough for a drain; counting both would count a page twice.
-     */
-    private final AtomicInteger requests = new AtomicInteger();
-    /** The request being handled on this thread. */
-    private static final ThreadLocal<Request> CURRENT = new ThreadLocal<>();
+    /** The plan of the demo's buffered pages on this server's handler, or null without the demo. */
+    private final Serving demoServing;
+    private final Requests requests = new Requests();
+    private final Renders renders;
     private final Assets assets = Assets.load();
-    private final Workers workers;
     /** What each page's GET body is, byte for byte: HEAD gives its length. */
     private final Map<Page<?>, byte[]> pageBytes = new java.util.LinkedHashMap<>();
     private volatile boolean draining;
 
     /**
-     * What a site needs to know: the engine and mode, the data source's delay (and a fault to inject), the render
-     * pool's size, the grace period it announces while draining, and what {@link ServerInfo#PATH} says.
-     * {@code demoBuffered}: null, or the buffered mode, with which the site also serves {@link Demo}'s page and each
-     * page rendered by the same engine in that mode under {@link Demo#BUFFERED} ({@code serve --demo}).
+     * What a site needs to know: the engine and mode, the plan it serves a page by ({@link Serving}: the mode's
+     * render runs where it says), the data source's delay (and a fault to inject), the render pool's size, the grace
+     * period it announces while draining, and what {@link ServerInfo#PATH} says. {@code demoBuffered}: null, or the
+     * buffered mode, with which the site also serves {@link Demo}'s page and each page rendered by the same engine
+     * in that mode under {@link Demo#BUFFERED} ({@code serve --demo}).
      */
-    public record Settings(Engine engine, Mode mode, Duration delay, DataSource.Timers timers, int threads,
-                           Duration grace, int failAfter, ServerInfo info, Mode demoBuffered) {
+    public record Settings(Engine engine, Mode mode, Serving serving, Duration delay, DataSource.Timers timers,
+                           int threads, Duration grace, int failAfter, ServerInfo info, Mode demoBuffered) {
     }
 
     public Site(Settings config) {
@@ -57,7 +48,10 @@ public final class Site implements AutoCloseable {
         this.demo = config.demoBuffered() == null ? null
                 : Demo.page(config.info().server(), config.engine(), config.mode(), config.delay())
                 .getBytes(StandardCharsets.UTF_8);
-        this.workers = new Workers(config.threads());
+        this.demoServing = config.demoBuffered() == null ? null
+                : Serving.on(config.serving().handler(), config.demoBuffered());
+        this.renders = new Renders(config.engine(), config.delay(), config.timers(), config.failAfter(),
+                config.threads(), requests);
         for (Page<?> page : Page.values()) {
             pageBytes.put(page, config.engine().render(page).getBytes(StandardCharsets.UTF_8));
         }
@@ -85,10 +79,10 @@ public final class Site implements AutoCloseable {
         R page(Page page);
 
         /**
-         * A reply that exists once {@code reply} completes (it never fails): a page rendered whole to memory, in a
-         * mode that sends it with {@code Content-Length} ({@link Mode#wholePage()}). The default waits on the
-         * calling thread, for servers whose handler thread waits for its page anyway; a server that answers later
-         * (an event loop) sends it when it completes instead.
+         * A reply that exists once {@code reply} completes (it never fails): a page rendered whole to memory, sent
+         * with {@code Content-Length} ({@link Serving#wholePage()}). The default waits on the calling thread, for
+         * servers whose handler thread waits for its page anyway; a server that answers later (an event loop) sends
+         * it when it completes instead.
          */
         default R fixedLater(java.util.concurrent.CompletableFuture<Reply> reply) {
             return fixed(reply.join());
@@ -100,43 +94,8 @@ public final class Site implements AutoCloseable {
      * page's render ends, whichever is later, and never twice (see {@link #drain}).
      */
     public <R> R handle(String method, String path, Responder<R> responder) {
-        Request request = new Request();   // counted before any render exists, so a drain cannot miss it
-        CURRENT.set(request);
-        try {
+        try (Requests.Request request = requests.begin()) {
             return route(method, path, responder);
-        } finally {
-            CURRENT.remove();
-            request.release();
-        }
-    }
-
-    /** One request's parts still running: its handler, and its render once there is one. */
-    private final class Request {
-        private final AtomicInteger parts = new AtomicInteger(1);
-
-        Request() {
-            requests.incrementAndGet();
-        }
-
-        void join(Render render) {
-            parts.incrementAndGet();
-            render.done().whenComplete((v, failure) -> release());
-        }
-
-        Runnable hold() {
-            parts.incrementAndGet();
-            java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
-            return () -> {
-                if (released.compareAndSet(false, true)) {
-                    release();
-                }
-            };
-        }
-
-        void release() {
-            if (parts.decrementAndGet() == 0) {
-                requests.decrementAndGet();
-            }
         }
     }
 
@@ -151,6 +110,7 @@ public final class Site implements AutoCloseable {
         }
         Page<?> page = pageAt(path);   // the pages first: they are the measured path
         Mode mode = config.mode();
+        Serving plan = config.serving();
         if (page == null && demo != null) {
             if (path.equals(Demo.PATH)) {
                 return get ? responder.fixed(ok(HTML, demo, head, Map.of())) : notAllowed(method, responder);
@@ -158,6 +118,7 @@ public final class Site implements AutoCloseable {
             if (path.startsWith(Demo.BUFFERED + "/")) {
                 page = pageAt(path.substring(Demo.BUFFERED.length()));
                 mode = config.demoBuffered();
+                plan = demoServing;
             }
         }
         if (page == null) {
@@ -181,8 +142,8 @@ public final class Site implements AutoCloseable {
         if (head) {   // the headers a GET would get: its exact length, since every render is byte-identical
             return responder.fixed(ok(HTML, pageBytes.get(page), true, Map.of()));
         }
-        if (mode.wholePage()) {
-            return responder.fixedLater(whole(page, mode));
+        if (plan.wholePage()) {
+            return responder.fixedLater(whole(page, plan, mode));
         }
         return responder.page(page);
     }
@@ -202,13 +163,13 @@ public final class Site implements AutoCloseable {
      * flush until the end). Nothing has been sent when a render fails, so, unlike a streamed page, the client gets
      * a real status: 500, and the connection closes.
      */
-    private java.util.concurrent.CompletableFuture<Reply> whole(Page<?> page, Mode mode) {
+    private java.util.concurrent.CompletableFuture<Reply> whole(Page<?> page, Serving plan, Mode mode) {
         java.util.concurrent.atomic.AtomicReference<byte[]> body = new java.util.concurrent.atomic.AtomicReference<>();
-        Render render = start(render(page, bytes -> {
+        Render render = renders.start(render(page, bytes -> {
             if (!body.compareAndSet(null, bytes)) {
                 throw new IllegalStateException("a buffered page came in more than one piece");
             }
-        }), true, mode);
+        }), plan, mode, false);
         return render.done().handle((v, failure) -> failure == null
                 ? ok(HTML, body.get(), false, Map.of())
                 : new Reply(500, TEXT, bytes("500 Internal Server Error: the page could not be rendered\n"), false,
@@ -249,57 +210,30 @@ public final class Site implements AutoCloseable {
      * response's last bytes are written, or it failed). Outside a request it does nothing.
      */
     public Runnable hold() {
-        Request request = CURRENT.get();
-        return request == null ? () -> { } : request.hold();
+        return requests.hold();
     }
 
     /** A new render of {@code page} for one request, writing its chunks to {@code sink}. */
     public Render render(Page<?> page, ChunkSink sink) {
-        Render render = new Render(config.engine(), config.delay(), config.timers(), config.failAfter(), page, sink,
-                inFlight);
-        rendering.add(render);
-        render.done().whenComplete((v, failure) -> rendering.remove(render));
-        Request request = CURRENT.get();
-        if (request != null) {   // created while handling a request: part of it
-            request.join(render);
-        }
-        return render;
+        return renders.render(page, sink);
     }
 
     /**
      * Streams a page for a server whose handler thread waits for it (Helidon, a servlet without async): returns once
      * the page is complete, every chunk having gone to {@code sink} on this thread or on a thread this one waited
-     * for. The mode decides where the render runs (here, when this thread is of the kind it wants).
+     * for. The plan says where the render runs (here, when this thread is of the kind the mode renders on).
      *
      * @throws RenderFailedException when the data source, the engine or the client failed; already logged, and
      *                               the server must then close the connection without ending the response
      */
     public void streamHere(Page<?> page, ChunkSink sink) {
-        boolean callbacks = config.mode().runs() == Mode.Runs.CALLBACKS;
-        ChunkQueue queue = callbacks ? new ChunkQueue() : null;   // the data source's threads must not block
-        Render render = start(page, callbacks ? queue : sink, true);
-        try {
-            if (callbacks) {
-                queue.drainTo(sink, render);
-            } else {
-                render.done().handle((v, failure) -> null).get();
-            }
-        } catch (InterruptedException e) {
-            render.cancel();
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("handle() maps every outcome to a normal completion", e);
-        }
-        Render.RenderFailedException failure = render.failure();
-        if (failure != null) {
-            throw failure;
-        }
+        renders.streamHere(page, sink, config.serving(), config.mode());
     }
 
     /**
      * Streams a page for a server that answers later (an event loop, servlet async): starts the render where the
-     * mode says and returns it at once; chunks go to {@code sink} from the render's threads, one at a time, and
-     * {@link Render#done()} tells the end. The server cancels the render when the client goes away.
+     * plan says (never on this thread) and returns it at once; chunks go to {@code sink} from the render's threads,
+     * one at a time, and {@link Render#done()} tells the end. The server cancels the render when the client goes away.
      */
     public Render streamLater(Page<?> page, ChunkSink sink) {
         return startLater(render(page, sink));
@@ -310,37 +244,18 @@ public final class Site implements AutoCloseable {
      * drain counts it) and starts it when its response is subscribed to.
      */
     public Render startLater(Render render) {
-        return start(render, false);
-    }
-
-    private Render start(Page<?> page, ChunkSink sink, boolean here) {
-        return start(render(page, sink), here);
-    }
-
-    private Render start(Render render, boolean here) {
-        return start(render, here, config.mode());
-    }
-
-    private Render start(Render render, boolean here, Mode mode) {
-        try {
-            mode.start(render, here, workers);
-        } catch (Render.RenderFailedException e) {
-            // ended already (it ran here); the caller reads it from the render
-        } catch (RuntimeException e) {   // e.g. an executor that refuses work while stopping
-            render.failToStart(e);
-        }
-        return render;
+        return renders.start(render, config.serving(), config.mode(), true);
     }
 
     /** The render threads stop; call after the server has stopped. */
     @Override
     public void close() {
-        workers.close();
+        renders.close();
     }
 
     /** Renders not yet finished, failed or cancelled. */
     public int inFlight() {
-        return inFlight.get();
+        return renders.inFlight();
     }
 
     /**
@@ -350,33 +265,14 @@ public final class Site implements AutoCloseable {
      *
      * <p>Those are cut here, with one warning for them all: each render stops as if its client had gone, so the
      * server aborts the response its own way (no last chunk) and the render logs only at FINE; this then waits up
-     * to {@link #CUT_WAIT} for their handlers to return. Left to the server's stop instead, a render whose thread the
+     * to {@link Requests#CUT_WAIT} for their handlers to return. Left to the server's stop instead, a render whose thread the
      * server interrupts (Helidon after its own grace, the JDK server's executor) would log a failure at WARNING,
      * once per page.
      */
     public int drain(Duration grace) throws InterruptedException {
         draining = true;
-        int left = awaitRequests(grace);
-        if (left > 0) {
-            LOG.warning(left + " page(s) still in flight after the " + Durations.format(grace)
-                    + " grace period; cutting them");
-            rendering.forEach(Render::cut);
-            awaitRequests(CUT_WAIT);
-        }
-        return left;
+        return requests.drain(grace);
     }
-
-    /** Waits up to {@code limit} for every request to finish; returns how many have not. */
-    private int awaitRequests(Duration limit) throws InterruptedException {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (requests.get() > 0 && System.nanoTime() < deadline) {
-            Thread.sleep(5);
-        }
-        return requests.get();
-    }
-
-    /** How long {@link #drain} waits for the handlers of the pages it cut. */
-    static final Duration CUT_WAIT = Duration.ofMillis(500);
 
     /** The body of {@link ServerInfo#PATH}, built with Jackson from this server's configuration. */
     private byte[] info() {
@@ -402,8 +298,11 @@ public final class Site implements AutoCloseable {
                 + "<body><div class=\"container my-4\"><h1>PssrBench</h1><p>server <b>" + c.info().server()
                 + "</b>, engine <b>" + c.engine().id() + "</b>, mode <b>" + c.mode().id() + "</b>, "
                 + Durations.format(c.delay()) + " per item</p><ul class=\"list-group\">" + links
-                + "</ul>" + (c.demoBuffered() == null ? "" : "<p class=\"mt-3\"><a class=\"btn btn-primary\" href=\""
-                + Demo.PATH + "\">The demo: progressive and buffered side by side</a></p>")
+                + "</ul><p class=\"mt-3\"><a href=\"" + ServerInfo.PATH + "\">" + ServerInfo.PATH + "</a>: how this"
+                + " server is configured, as JSON</p>" + (c.demoBuffered() == null ? "<p>The demo, progressive and"
+                + " buffered side by side, is served with <code>serve --demo</code>.</p>" : "<p class=\"mt-3\"><a"
+                + " class=\"btn btn-primary\" href=\"" + Demo.PATH + "\">The demo: progressive and buffered side by"
+                + " side</a></p>")
                 + "</div></body></html>\n";
     }
 }

@@ -2,10 +2,11 @@ package modes;
 
 import core.Engine;
 import core.Mode;
+import core.ProgressiveItems;
 import core.Render;
 import core.Streaming;
-import core.Workers;
 
+import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -40,7 +41,8 @@ public final class BlockingMode implements Mode {
     }
 
     @Override
-    public CompletableFuture<Void> start(Render render, boolean here, Workers workers) {
-        return Mode.blocking(render::blocking, here && !Thread.currentThread().isVirtual(), workers.platform());
+    public CompletableFuture<Void> render(Render render) throws IOException {
+        ProgressiveItems.renderBlocking(render, render.page());
+        return CompletableFuture.completedFuture(null);
     }
 }

@@ -2,10 +2,11 @@ package modes;
 
 import core.Engine;
 import core.Mode;
+import core.ProgressiveItems;
 import core.Render;
 import core.Streaming;
-import core.Workers;
 
+import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -46,8 +47,15 @@ public final class BufferedMode implements Mode {
         return true;
     }
 
+    /**
+     * The blocking render into memory: every flush is held until the end, then the whole page goes to the server
+     * as one chunk (a failed page sends nothing).
+     */
     @Override
-    public CompletableFuture<Void> start(Render render, boolean here, Workers workers) {
-        return Mode.blocking(render::buffered, here && Thread.currentThread().isVirtual(), workers.virtual());
+    public CompletableFuture<Void> render(Render render) throws IOException {
+        render.out().hold();
+        ProgressiveItems.renderBlocking(render, render.page());
+        render.out().release();
+        return CompletableFuture.completedFuture(null);
     }
 }

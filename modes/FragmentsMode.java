@@ -1,11 +1,16 @@
 package modes;
 
+import core.ChunkWriter;
 import core.Engine;
 import core.Mode;
+import core.Page;
 import core.Render;
 import core.Streaming;
-import core.Workers;
+import core.Templates;
+import io.reactivex.rxjava3.core.Observer;
+import io.reactivex.rxjava3.disposables.Disposable;
 
+import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -41,8 +46,67 @@ public final class FragmentsMode implements Mode {
         return Streaming.PROGRESSIVE;   // a fragment per emitted item: no engine loop reads ahead here
     }
 
+    /**
+     * Returns at once: the head is rendered and flushed on subscription, each item's fragment when the item is
+     * emitted (on the data source's thread), the tail on completion.
+     */
     @Override
-    public CompletableFuture<Void> start(Render render, boolean here, Workers workers) {
-        return render.fragments();
+    public CompletableFuture<Void> render(Render render) {
+        return render(render, render.page());
+    }
+
+    private static <T> CompletableFuture<Void> render(Render render, Page<T> page) {
+        Templates.Fragments<T> parts = render.templates().fragments(page).start();
+        ChunkWriter out = render.out();
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        render.items(page).subscribe(new Observer<T>() {
+            private Disposable subscription;
+
+            @Override
+            public void onSubscribe(Disposable d) {
+                subscription = d;
+                if (render.whenCancelled(d::dispose)) {
+                    return;
+                }
+                step(parts::head);
+            }
+
+            @Override
+            public void onNext(T item) {
+                step(w -> parts.item(item, w));
+            }
+
+            @Override
+            public void onError(Throwable e) {
+                done.completeExceptionally(e);
+            }
+
+            @Override
+            public void onComplete() {
+                if (!done.isDone()) {
+                    try {
+                        parts.tail(out);
+                        done.complete(null);
+                    } catch (IOException | RuntimeException e) {
+                        done.completeExceptionally(e);
+                    }
+                }
+            }
+
+            /** One part, then its chunk; a failure stops the source so that no later part is rendered. */
+            private void step(Templates.Part part) {
+                if (done.isDone()) {
+                    return;
+                }
+                try {
+                    part.render(out);
+                    out.flush();
+                } catch (IOException | RuntimeException e) {
+                    subscription.dispose();
+                    done.completeExceptionally(e);
+                }
+            }
+        });
+        return done;
     }
 }

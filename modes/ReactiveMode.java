@@ -1,10 +1,12 @@
 package modes;
 
+import core.ChunkWriter;
 import core.Engine;
 import core.Mode;
+import core.Page;
 import core.Render;
 import core.Streaming;
-import core.Workers;
+import io.reactivex.rxjava3.core.Observable;
 
 import java.util.concurrent.CompletableFuture;
 
@@ -36,8 +38,23 @@ public final class ReactiveMode implements Mode {
         return Streaming.PROGRESSIVE;   // the engine renders each item when it is emitted
     }
 
+    /**
+     * Returns at once: the head is flushed when the engine subscribes to the items, each item's markup after the
+     * engine has rendered it, the tail when the engine completes.
+     */
     @Override
-    public CompletableFuture<Void> start(Render render, boolean here, Workers workers) {
-        return render.reactive();
+    public CompletableFuture<Void> render(Render render) {
+        return render(render, render.page());
+    }
+
+    private static <T> CompletableFuture<Void> render(Render render, Page<T> page) {
+        ChunkWriter out = render.out();
+        Observable<T> items = render.items(page)
+                .doOnSubscribe(subscription -> {
+                    render.whenCancelled(subscription::dispose);
+                    out.flush();
+                })
+                .doAfterNext(item -> out.flush());
+        return render.templates().nonBlocking(page).render(items, out);
     }
 }

@@ -2,10 +2,11 @@ package modes;
 
 import core.Engine;
 import core.Mode;
+import core.ProgressiveItems;
 import core.Render;
 import core.Streaming;
-import core.Workers;
 
+import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 
 /** A blocking engine renders on a virtual thread: the request's own when the server has one, else a new one. */
@@ -37,7 +38,8 @@ public final class VirtualMode implements Mode {
     }
 
     @Override
-    public CompletableFuture<Void> start(Render render, boolean here, Workers workers) {
-        return Mode.blocking(render::blocking, here && Thread.currentThread().isVirtual(), workers.virtual());
+    public CompletableFuture<Void> render(Render render) throws IOException {
+        ProgressiveItems.renderBlocking(render, render.page());
+        return CompletableFuture.completedFuture(null);
     }
 }

@@ -1,8 +1,5 @@
 package records;
 
-import com.fasterxml.jackson.databind.MappingIterator;
-import com.fasterxml.jackson.dataformat.csv.CsvMapper;
-import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -108,39 +105,35 @@ public final class BrowserCsv {
         out.append('\n');
     }
 
-    /** The rows of a browser.csv written by this version or the one before (its header {@link #COLUMNS} or EARLIER). */
+    /**
+     * The rows of a browser.csv written by this version or the one before (its header {@link #COLUMNS} or EARLIER);
+     * a milestone whose median, minimum or maximum is missing (or not finite, {@link CsvFile}) is not measured.
+     */
     public static List<BrowserRow> read(Path file) throws IOException {
+        CsvFile csv = CsvFile.read(file);
+        if (!csv.lines().isEmpty() && !csv.header().equals(COLUMNS) && !csv.header().equals(EARLIER)) {
+            throw new IOException(file + " has other columns than this version of PssrBench writes");
+        }
         List<BrowserRow> rows = new ArrayList<>();
-        try (MappingIterator<Map<String, String>> it = new CsvMapper().readerForMapOf(String.class)
-                .with(CsvSchema.emptySchema().withHeader()).readValues(file.toFile())) {
-            while (it.hasNext()) {
-                Map<String, String> c = it.next();
-                if (rows.isEmpty() && !List.copyOf(c.keySet()).equals(COLUMNS)
-                        && !List.copyOf(c.keySet()).equals(EARLIER)) {
-                    throw new IOException(file + " has other columns than this version of PssrBench writes");
+        for (CsvFile.Line c : csv.lines()) {
+            Map<Milestone, BrowserRow.Stat> stats = new EnumMap<>(Milestone.class);
+            Map<Milestone, Double> buffered = new EnumMap<>(Milestone.class);
+            for (Milestone m : Milestone.values()) {
+                String s = m.column();
+                Double p50 = c.decimal(s + "_p50_ms");
+                Double min = c.decimal(s + "_min_ms");
+                Double max = c.decimal(s + "_max_ms");
+                if (p50 != null && min != null && max != null) {
+                    stats.put(m, new BrowserRow.Stat(p50, min, max));
                 }
-                try {
-                    Map<Milestone, BrowserRow.Stat> stats = new EnumMap<>(Milestone.class);
-                    Map<Milestone, Double> buffered = new EnumMap<>(Milestone.class);
-                    for (Milestone m : Milestone.values()) {
-                        String s = m.column();
-                        if (!c.get(s + "_p50_ms").isEmpty()) {
-                            stats.put(m, new BrowserRow.Stat(Double.parseDouble(c.get(s + "_p50_ms")),
-                                    Double.parseDouble(c.get(s + "_min_ms")), Double.parseDouble(c.get(s + "_max_ms"))));
-                        }
-                        if (!c.get(s + "_buffered_p50_ms").isEmpty()) {
-                            buffered.put(m, Double.parseDouble(c.get(s + "_buffered_p50_ms")));
-                        }
-                    }
-                    rows.add(new BrowserRow(c.get("server"), c.get("engine"), c.get("mode"), c.get("page"),
-                            Integer.parseInt(c.get("items")), Double.parseDouble(c.get("delay_ms")),
-                            Integer.parseInt(c.get("runs")), Boolean.parseBoolean(c.get("valid")), stats, buffered,
-                            c.get("note"), c.getOrDefault("foreign_cpu_max", "").isEmpty() ? null
-                            : Double.valueOf(c.get("foreign_cpu_max"))));
-                } catch (RuntimeException e) {
-                    throw new IOException(file + ", row " + (rows.size() + 1) + ": " + e.getMessage());
+                Double b = c.decimal(s + "_buffered_p50_ms");
+                if (b != null) {
+                    buffered.put(m, b);
                 }
             }
+            rows.add(new BrowserRow(c.text("server"), c.text("engine"), c.text("mode"), c.text("page"),
+                    c.count("items"), c.requiredDecimal("delay_ms"), c.count("runs"), c.flag("valid"), stats,
+                    buffered, c.text("note"), c.decimal("foreign_cpu_max")));
         }
         return rows;
     }

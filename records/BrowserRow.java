@@ -36,6 +36,13 @@ public record BrowserRow(String server, String engine, String mode, String page,
         return foreignCpuMax != null && Row.disturbs(foreignCpuMax, Double.NaN);
     }
 
+    /** This row with its names ({@code name}: server, engine, mode, page) and note ({@code note}) mapped. */
+    public BrowserRow withText(java.util.function.UnaryOperator<String> name,
+                               java.util.function.UnaryOperator<String> note) {
+        return new BrowserRow(name.apply(server), name.apply(engine), name.apply(mode), name.apply(page), items,
+                delayMs, runs, valid, stats, bufferedP50, note.apply(this.note), foreignCpuMax);
+    }
+
     /** A milestone over the loads: median, minimum and maximum, in milliseconds. */
     public record Stat(double p50, double min, double max) {
     }

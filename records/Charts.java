@@ -44,6 +44,33 @@ final class Charts {
         return g.getSVGElement("chart-" + id, false, new ViewBox(0, 0, width, height), null, null);
     }
 
+    /**
+     * The longest name shown (a server, engine, mode, page, tool or scenario): PssrBench's own are a few characters,
+     * and a longer one is cut before any layout, as JFreeChart wraps a chart title in time that grows with the
+     * square of its length (a 10 KB server name took 18 s, 10 MB never ended).
+     */
+    static final int NAME = 80;
+    /** The longest free text shown in a table cell (a note, a stress figure or rule): a few lines of a page. */
+    static final int TEXT = 1_000;
+
+    /** A name as the report shows it: cut to {@link #NAME} characters, an ellipsis ending what was cut. */
+    static String name(String text) {
+        return cut(text, NAME);
+    }
+
+    /** Free text as the report shows it: cut to {@link #TEXT} characters, an ellipsis ending what was cut. */
+    static String text(String text) {
+        return cut(text, TEXT);
+    }
+
+    private static String cut(String text, int max) {
+        if (text == null || text.length() <= max) {
+            return text;
+        }
+        int end = Character.isHighSurrogate(text.charAt(max - 2)) ? max - 2 : max - 1;   // never half a character
+        return text.substring(0, end) + "\u2026";
+    }
+
     /** Text for HTML: the five characters that could end an element or an attribute, escaped. */
     static String esc(String text) {
         StringBuilder out = new StringBuilder(text.length());

@@ -2,6 +2,7 @@ package records;
 
 import core.Version;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -114,7 +115,7 @@ public final class Provenance {
         if (!Files.isRegularFile(file)) {
             return found;
         }
-        JsonNode top = JSON.readTree(file.toFile());
+        JsonNode top = read(file);
         List<JsonNode> records = new ArrayList<>(List.of(top));
         top.path(LATER_RUNS).forEach(records::add);
         for (JsonNode r : records) {
@@ -123,6 +124,25 @@ public final class Provenance {
             }
         }
         return found;
+    }
+
+    /**
+     * {@code file} (a provenance.json) as JSON (an empty file: a missing node); unreadable, an {@link IOException}
+     * whose message is one sentence naming the file, the line and the column (Jackson's own quote the document and
+     * span lines), so that report and compare refuse it in that sentence.
+     */
+    public static JsonNode read(Path file) throws IOException {
+        // A byte that is not UTF-8 is read as U+FFFD, as in the CSV files (CsvFile): one in a free-text value
+        // (a flag, a command) must not lose the report.
+        try (java.io.Reader in = new java.io.InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8)) {
+            return JSON.readTree(in);
+        } catch (JsonProcessingException e) {
+            var at = e.getLocation();
+            String why = String.valueOf(e.getOriginalMessage()).lines().findFirst().orElse("");
+            throw new IOException(file + (at == null || at.getLineNr() < 1 ? "" : ", line " + at.getLineNr()
+                    + ", column " + at.getColumnNr()) + ": not JSON as PssrBench writes it ("
+                    + CsvFile.oneLine(why, 100) + ")");
+        }
     }
 
     /**

@@ -1,7 +1,6 @@
 package records;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.jfree.chart.StandardChartTheme;
 
 import java.io.IOException;
@@ -24,8 +23,12 @@ public final class Report {
 
     /**
      * Writes {@code folder/report.html} from {@code folder/summary.csv} and {@code folder/browser.csv} (either may
-     * be missing, not both) and provenance.json when present; {@code baseline} is the id of the baseline engine
-     * (drawn grey, first in tables and legends).
+     * be missing) and provenance.json when present; {@code baseline} is the id of the baseline engine
+     * (drawn grey, first in tables and legends). A folder with neither but a stress.csv gets the page that stress
+     * writes ({@link StressReport#write}).
+     *
+     * @throws IOException a file that cannot be read, in one sentence naming it, the line and the column
+     *                     ({@link CsvFile}, {@link Provenance#read}), or none of the three files
      */
     public static Path write(Path folder, String baseline) throws IOException {
         return write(folder, baseline, "buffered");
@@ -39,13 +42,18 @@ public final class Report {
         Path summary = folder.resolve("summary.csv");
         Path browser = folder.resolve(BrowserCsv.FILE);
         if (!Files.isRegularFile(summary) && !Files.isRegularFile(browser)) {
-            throw new IOException(folder + " has no summary.csv or " + BrowserCsv.FILE);
+            if (Files.isRegularFile(folder.resolve(StressReport.FILE))) {
+                return StressReport.write(folder);
+            }
+            throw new IOException(folder + " has no summary.csv, " + BrowserCsv.FILE + " or " + StressReport.FILE);
         }
-        List<Row> rows = Files.isRegularFile(summary) ? Summary.read(summary) : null;
-        List<BrowserRow> browserRows = Files.isRegularFile(browser) ? BrowserCsv.read(browser) : null;
-        Path provenanceFile = folder.resolve("provenance.json");
-        JsonNode provenance = Files.isRegularFile(provenanceFile) ? new ObjectMapper().readTree(provenanceFile.toFile())
-                : null;
+        // Names and notes are cut here, once, before anything is laid out (Charts.name, Charts.text).
+        List<Row> rows = Files.isRegularFile(summary) ? Summary.read(summary).stream()
+                .map(r -> r.withText(Charts::name, Charts::text)).toList() : null;
+        List<BrowserRow> browserRows = Files.isRegularFile(browser) ? BrowserCsv.read(browser).stream()
+                .map(r -> r.withText(Charts::name, Charts::text)).toList() : null;
+        Path provenanceFile = folder.resolve(Provenance.FILE);
+        JsonNode provenance = Files.isRegularFile(provenanceFile) ? Provenance.read(provenanceFile) : null;
         Path html = folder.resolve("report.html");
         Files.writeString(html, html(folder, rows, baseline, browserRows, bufferedMode, provenance),
                 StandardCharsets.UTF_8);

@@ -71,7 +71,8 @@ public record Row(String tool, String server, String engine, String mode, String
     public record Spread(int n, double levelPct, boolean range, java.util.Map<String, Double> lo,
                          java.util.Map<String, Double> hi) {
         public Spread {
-            levelPct = kept(levelPct);
+            Double level = kept(levelPct);   // not finite: no level known, as 0 says
+            levelPct = level == null ? 0 : level;
             lo = keptAll(lo);
             hi = keptAll(hi);
         }
@@ -79,7 +80,7 @@ public record Row(String tool, String server, String engine, String mode, String
         private static java.util.Map<String, Double> keptAll(java.util.Map<String, Double> bounds) {
             java.util.Map<String, Double> kept = new java.util.TreeMap<>();
             bounds.forEach((metric, value) -> {
-                if (value != null && !value.isNaN()) {
+                if (value != null && Double.isFinite(value)) {
                     kept.put(metric, kept(value));
                 }
             });
@@ -135,9 +136,12 @@ public record Row(String tool, String server, String engine, String mode, String
         stealPct = kept(stealPct);
     }
 
-    /** A decimal as the file keeps it; NaN (not measured) is null. */
+    /**
+     * A decimal as the file keeps it; NaN (not measured) is null, and so is an infinity: no measurement is infinite,
+     * it can only come from a division by zero, and the files keep numbers only ({@link CsvFile} reads one as empty).
+     */
     private static Double kept(Double value) {
-        return value == null || value.isNaN() ? null : Double.valueOf(decimal(value));
+        return value == null || !Double.isFinite(value) ? null : Double.valueOf(decimal(value));
     }
 
     /**
@@ -188,6 +192,16 @@ public record Row(String tool, String server, String engine, String mode, String
                 ttlbMaxMs, sourceMs, chunksMean, cpuMsPerReq, clientCpuMsPerReq, rssPeakMb, rssMeanMb, heapMb,
                 threadsPeak, vthreadsPeak, gcCount, gcMs, listenDrops, ceilingFraction, note, n, warmupS,
                 foreignCpu, stealPct, disturbed, spread);
+    }
+
+    /** This row with its names (tool, server, engine, mode, page, model) mapped by {@code name}, its note by note. */
+    public Row withText(java.util.function.UnaryOperator<String> name, java.util.function.UnaryOperator<String> note) {
+        return new Row(name.apply(tool), name.apply(server), name.apply(engine), name.apply(mode), name.apply(page),
+                name.apply(model), connections, rate, durationS, requests, errors, valid, reqPerS, ttfbP50Ms,
+                ttfbP99Ms, firstItemP50Ms, ttlbP50Ms, ttlbP90Ms, ttlbP99Ms, ttlbP999Ms, ttlbMaxMs, sourceMs, chunksMean,
+                cpuMsPerReq, clientCpuMsPerReq, rssPeakMb, rssMeanMb, heapMb, threadsPeak, vthreadsPeak, gcCount, gcMs,
+                listenDrops, ceilingFraction, note.apply(this.note), repetition, warmupS, foreignCpu, stealPct,
+                disturbed, spread);
     }
 
     /** Which point this row is, whatever its repetition: the rows of one point share it. */

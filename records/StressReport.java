@@ -1,9 +1,5 @@
 package records;
 
-import com.fasterxml.jackson.databind.MappingIterator;
-import com.fasterxml.jackson.dataformat.csv.CsvMapper;
-import com.fasterxml.jackson.dataformat.csv.CsvSchema;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,6 +20,7 @@ public final class StressReport {
 
     public static final String FILE = "stress.csv";
     private static final Set<String> FIXED = Set.of("scenario", "server", "engine", "mode", "pass", "rule", "note");
+    private static final Set<String> NAMES = Set.of("scenario", "server", "engine", "mode");
 
     private StressReport() {
     }
@@ -35,12 +32,12 @@ public final class StressReport {
             return "";
         }
         Map<String, List<Map<String, String>>> byScenario = new LinkedHashMap<>();
-        try (MappingIterator<Map<String, String>> it = new CsvMapper().readerForMapOf(String.class)
-                .with(CsvSchema.emptySchema().withHeader()).readValues(file.toFile())) {
-            while (it.hasNext()) {
-                Map<String, String> row = it.next();
-                byScenario.computeIfAbsent(row.get("scenario"), k -> new ArrayList<>()).add(row);
-            }
+        for (CsvFile.Line line : CsvFile.read(file).lines()) {
+            // Names and free text cut before anything is laid out, as Report does for the other files.
+            Map<String, String> row = new LinkedHashMap<>();
+            line.cells().forEach((column, value) -> row.put(Charts.name(column),
+                    NAMES.contains(column) ? Charts.name(value) : Charts.text(value)));
+            byScenario.computeIfAbsent(row.get("scenario"), k -> new ArrayList<>()).add(row);
         }
         StringBuilder h = new StringBuilder("<h2 id=\"stress\">Stress</h2>\n<p>From <a href=\"stress.csv\">")
                 .append("stress.csv</a>: each scenario on each combination in a server JVM of its own; the server")
@@ -89,7 +86,9 @@ public final class StressReport {
                 + ".pass{color:#060;font-weight:bold}.fail{color:#b00;font-weight:bold}.wide{overflow-x:auto}"
                 + "pre{background:#f6f6f6;padding:.5em;font-size:.8em}\n</style>\n</head>\n<body>\n<h1>"
                 + esc(title) + "</h1>\n" + section(folder) + "<h2 id=\"provenance\">Provenance</h2>\n"
-                + (Files.isRegularFile(provenance) ? "<pre>" + esc(Files.readString(provenance)) + "</pre>"
+                // as written, a byte that is not UTF-8 read as U+FFFD (CsvFile says why)
+                + (Files.isRegularFile(provenance) ? "<pre>" + esc(new String(Files.readAllBytes(provenance),
+                        StandardCharsets.UTF_8)) + "</pre>"
                         : "<p>No provenance.json in this folder.</p>")
                 + "\n</body>\n</html>\n";
         Path file = folder.resolve("report.html");

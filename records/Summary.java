@@ -1,10 +1,7 @@
 package records;
 
-import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.dataformat.csv.CsvMapper;
-import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 
 import java.io.IOException;
 import java.io.Writer;
@@ -132,21 +129,13 @@ public final class Summary {
      * one of {@link #EARLIER}).
      */
     public static List<Row> read(Path file) throws IOException {
-        CsvMapper csv = new CsvMapper();
+        CsvFile csv = CsvFile.read(file);
+        if (!csv.lines().isEmpty() && !readable(csv.header())) {
+            throw new IOException(file + " has other columns than this version of PssrBench writes");
+        }
         List<Row> rows = new ArrayList<>();
-        try (MappingIterator<Map<String, String>> it = csv.readerForMapOf(String.class)
-                .with(CsvSchema.emptySchema().withHeader()).readValues(file.toFile())) {
-            while (it.hasNext()) {
-                Map<String, String> cells = it.next();
-                if (rows.isEmpty() && !readable(List.copyOf(cells.keySet()))) {
-                    throw new IOException(file + " has other columns than this version of PssrBench writes");
-                }
-                try {
-                    rows.add(row(cells));
-                } catch (IllegalArgumentException | ArithmeticException e) {
-                    throw new IOException(file + ", row " + (rows.size() + 1) + ": " + e.getMessage());
-                }
-            }
+        for (CsvFile.Line line : csv.lines()) {
+            rows.add(row(line));
         }
         return rows;
     }
@@ -205,27 +194,33 @@ public final class Summary {
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), json);
     }
 
-    /** A row from its cells, each read as its column's type. */
-    private static Row row(Map<String, String> cells) {
-        Cells c = new Cells(cells);
+    /** A row from its cells, each read as its column's type ({@link CsvFile.Line} refuses a cell in a sentence). */
+    private static Row row(CsvFile.Line c) throws IOException {
         return new Row(c.text("tool"), c.text("server"), c.text("engine"), c.text("mode"), c.text("page"),
-                c.text("model"), Math.toIntExact(c.whole("connections")), c.wholeOrNull("rate"),
-                c.decimal("duration_s"), c.whole("requests"), c.wholeOrNull("errors"), c.flag("valid"),
+                c.text("model"), c.count("connections"), c.whole("rate"),
+                c.decimal("duration_s"), required(c, "requests"), c.whole("errors"), c.flag("valid"),
                 c.decimal("req_per_s"), c.decimal("ttfb_p50_ms"), c.decimal("ttfb_p99_ms"),
                 c.decimal("first_item_p50_ms"), c.decimal("ttlb_p50_ms"), c.decimal("ttlb_p90_ms"),
                 c.decimal("ttlb_p99_ms"), c.decimal("ttlb_p999_ms"), c.decimal("ttlb_max_ms"), c.decimal("source_ms"),
                 c.decimal("chunks_mean"), c.decimal("cpu_ms_per_req"), c.decimal("client_cpu_ms_per_req"),
                 c.decimal("rss_peak_mb"), c.decimal("rss_mean_mb"), c.decimal("heap_mb"),
-                c.wholeOrNull("threads_peak"), c.wholeOrNull("vthreads_peak"), c.wholeOrNull("gc_count"),
-                c.wholeOrNull("gc_ms"), c.wholeOrNull("listen_drops"), c.decimal("ceiling_fraction"), c.text("note"),
-                c.wholeOrNull("repetition") == null ? null : Math.toIntExact(c.whole("repetition")),
-                c.decimal("warmup_s"), c.decimal("foreign_cpu"), c.decimal("steal_pct"), c.flagOrNull("disturbed"),
-                spread(c));
+                c.whole("threads_peak"), c.whole("vthreads_peak"), c.whole("gc_count"),
+                c.whole("gc_ms"), c.whole("listen_drops"), c.decimal("ceiling_fraction"), c.text("note"),
+                c.countOrNull("repetition"), c.decimal("warmup_s"), c.decimal("foreign_cpu"), c.decimal("steal_pct"),
+                c.flagOrNull("disturbed"), spread(c));
+    }
+
+    private static long required(CsvFile.Line c, String column) throws IOException {
+        Long value = c.whole(column);
+        if (value == null) {
+            throw c.refused(column, "a whole number");
+        }
+        return value;
     }
 
     /** A summary row's spread from its cells: null where n is empty (a run's row, another tool's). */
-    private static Row.Spread spread(Cells c) {
-        Long n = c.wholeOrNull("n");
+    private static Row.Spread spread(CsvFile.Line c) throws IOException {
+        Integer n = c.countOrNull("n");
         if (n == null) {
             return null;
         }
@@ -242,57 +237,8 @@ public final class Summary {
         Double level = c.decimal("ci_level_pct");
         String kind = c.text("ci_kind");
         if (!kind.equals("range") && !kind.equals("interval")) {
-            throw Cells.refused("ci_kind", kind, "range or interval");
+            throw c.refused("ci_kind", "range or interval");
         }
-        return new Row.Spread(Math.toIntExact(n), level == null ? 0 : level, kind.equals("range"), lo, hi);
-    }
-
-    /** One CSV row's cells by column; each read refuses a cell its column cannot hold, naming both. */
-    private record Cells(Map<String, String> cells) {
-        String text(String column) {
-            return cells.getOrDefault(column, "");
-        }
-
-        long whole(String column) {
-            Long value = wholeOrNull(column);
-            if (value == null) {
-                throw new IllegalArgumentException(column + " is empty");
-            }
-            return value;
-        }
-
-        Long wholeOrNull(String column) {
-            String t = text(column);
-            try {
-                return t.isEmpty() ? null : Long.valueOf(t);
-            } catch (NumberFormatException e) {
-                throw refused(column, t, "a whole number");
-            }
-        }
-
-        Double decimal(String column) {
-            String t = text(column);
-            try {
-                return t.isEmpty() ? null : Double.valueOf(t);
-            } catch (NumberFormatException e) {
-                throw refused(column, t, "a number");
-            }
-        }
-
-        Boolean flagOrNull(String column) {
-            return text(column).isEmpty() ? null : flag(column);
-        }
-
-        boolean flag(String column) {
-            String t = text(column);
-            if (!t.equals("true") && !t.equals("false")) {
-                throw refused(column, t, "true or false");
-            }
-            return t.equals("true");
-        }
-
-        private static IllegalArgumentException refused(String column, String text, String expected) {
-            return new IllegalArgumentException(column + " holds '" + text + "', not " + expected);
-        }
+        return new Row.Spread(n, level == null ? 0 : level, kind.equals("range"), lo, hi);
     }
 }

@@ -43,8 +43,20 @@ public record WrkReport(String tool, String url, int threads, int connections, d
     private static final Pattern STATS_LATENCY = Pattern.compile("(?m)^\\s*Latency\\s+(\\S+)\\s+(\\S+)\\s+(\\S+)");
     private static final Pattern HDR_MAX = Pattern.compile("#\\[Max\\s+=\\s+(\\S+),");
 
-    /** Parses the whole text output of one run; lines starting with '#' before it (a command note) are ignored. */
+    /**
+     * Parses the whole text output of one run; lines starting with '#' before it (a command note) are ignored.
+     * Output it cannot read is an {@link IllegalArgumentException} of one line, the value it quotes cut.
+     */
     public static WrkReport parse(String output) {
+        try {
+            return parsed(output);
+        } catch (NumberFormatException e) {   // a count past a long, a number of a million digits
+            throw new IllegalArgumentException("not a wrk or wrk2 output: " + CsvFile.oneLine(String.valueOf(
+                    e.getMessage()), 100));
+        }
+    }
+
+    private static WrkReport parsed(String output) {
         Matcher running = find(RUNNING, output, "the 'Running … test @ URL' line");
         String tool = output.contains("Latency Distribution (HdrHistogram") || output.contains("Thread calibration")
                 ? WRK2 : WRK;
@@ -127,7 +139,8 @@ public record WrkReport(String tool, String url, int threads, int connections, d
         try {
             return new ObjectMapper().readTree(text);
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("unreadable pssrbench-json line: " + e.getOriginalMessage());
+            throw new IllegalArgumentException("unreadable pssrbench-json line: " + CsvFile.oneLine(String.valueOf(
+                    e.getOriginalMessage()), 100));
         }
     }
 
@@ -226,7 +239,7 @@ public record WrkReport(String tool, String url, int threads, int connections, d
         Matcher m = WITH_UNIT.matcher(text.trim());
         Double unit = m.matches() ? units.get(m.group(2)) : null;
         if (unit == null) {
-            throw new IllegalArgumentException("cannot read '" + text + "': expected a number and one of "
+            throw new IllegalArgumentException("cannot read " + CsvFile.shown(text) + ": expected a number and one of "
                     + new java.util.TreeSet<>(units.keySet()));
         }
         return number(m.group(1)) * unit;

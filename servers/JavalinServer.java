@@ -1,9 +1,9 @@
 package servers;
 
 import core.ChunkSink;
+import core.Handler;
 import core.ListenAddress;
 import core.Logs;
-import core.Mode;
 import core.Page;
 import core.PortInUseException;
 import core.Render;
@@ -22,6 +22,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.BindException;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -44,18 +45,15 @@ public final class JavalinServer implements Server {
                 + " virtual or a platform pool)";
     }
 
+    /** A virtual thread per task, or a fixed platform pool whose handler waits for its page or uses servlet async. */
     @Override
-    public HandlerThread handlerThread(Mode mode) {
-        return mode.runs() == Mode.Runs.VIRTUAL
-                ? new HandlerThread(HandlerThread.Kind.VIRTUAL,
-                        "the request's virtual thread (Jetty runs every task on one: useVirtualThreads)")
-                : new HandlerThread(HandlerThread.Kind.PLATFORM,
-                        "the request's thread, one of Jetty's pool fixed at --threads platform threads");
-    }
-
-    @Override
-    public boolean answersLater(Mode mode) {
-        return mode.runs() == Mode.Runs.CALLBACKS;   // servlet async: the handler returns at once
+    public List<Handler> handling() {
+        String pool = "the request's thread, one of Jetty's pool fixed at --threads platform threads";
+        return List.of(
+                new Handler(Handler.Kind.VIRTUAL, false,
+                        "the request's virtual thread (Jetty runs every task on one: useVirtualThreads)"),
+                new Handler(Handler.Kind.PLATFORM, false, pool),
+                new Handler(Handler.Kind.PLATFORM, true, pool));   // servlet async: the handler returns at once
     }
 
     @Override
@@ -73,7 +71,7 @@ public final class JavalinServer implements Server {
             cfg.jetty.addConnector((server, http) -> {
                 // At least 2 acceptors and 2 selectors (Jetty's defaults are 1 and 1 on 2 cores): with 1 selector,
                 // 10,000 connections opened at once overflowed even the 4096 backlog (2,503-7,806 kernel drops,
-                // connect p99 1.1-2.3 s); with 2 and 2, none in one run, 3,102 in the next (README).
+                // connect p99 1.1-2.3 s); with 2 and 2, none in one run, 3,102 in the next (docs/servers.md).
                 int cores = Runtime.getRuntime().availableProcessors();
                 ServerConnector connector = new ServerConnector(server, Math.max(2, Math.min(4, cores / 8)),
                         Math.max(2, cores / 2), new HttpConnectionFactory(http));
@@ -90,26 +88,27 @@ public final class JavalinServer implements Server {
             // Departs from Javalin's default (GZIP): compression would buffer the page. PssrBench writes to the
             // raw servlet stream anyway, which Javalin's compressor does not wrap.
             cfg.http.compressionStrategy = CompressionStrategy.NONE;
-            if (handlerThread(listen.mode()).kind() == HandlerThread.Kind.VIRTUAL) {
+            Handler handler = listen.handler();
+            if (handler.kind() == Handler.Kind.VIRTUAL) {
                 cfg.concurrency.useVirtualThreads = true;
             } else {
                 // A fixed pool (min = max): started up front, so the thread count does not drift in a run.
                 QueuedThreadPool pool = new QueuedThreadPool(listen.threads(), listen.threads());
-                pool.setName("jetty-" + listen.mode().id());
+                pool.setName(handler.answersLater() ? "jetty-async" : "jetty-blocking");
                 cfg.jetty.threadPool = pool;
             }
             // The method the client sent (ctx.method() would follow an X-HTTP-Method-Override header).
             for (HandlerType method : HandlerType.values()) {
                 if (method.isHttpMethod()) {
                     cfg.routes.addHttpHandler(method, "*", ctx ->
-                            site.handle(ctx.req().getMethod(), ctx.path(), new Responder(site, ctx, answersLater(listen.mode()))));
+                            site.handle(ctx.req().getMethod(), ctx.path(), new Responder(site, ctx, handler.answersLater())));
                 }
             }
             // Javalin routes only the methods it knows and answers any other one with its own 404 page; the
             // shared 405 with Allow comes from the site, as on every server.
             cfg.routes.before(ctx -> {
                 if (!KNOWN_METHODS.contains(ctx.req().getMethod())) {
-                    site.handle(ctx.req().getMethod(), ctx.path(), new Responder(site, ctx, answersLater(listen.mode())));
+                    site.handle(ctx.req().getMethod(), ctx.path(), new Responder(site, ctx, handler.answersLater()));
                     ctx.skipRemainingHandlers();
                 }
             });

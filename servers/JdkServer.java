@@ -4,9 +4,9 @@ import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import core.ChunkSink;
+import core.Handler;
 import core.ListenAddress;
 import core.Logs;
-import core.Mode;
 import core.Page;
 import core.Pools;
 import core.PortInUseException;
@@ -28,10 +28,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * The JDK's own {@code com.sun.net.httpserver.HttpServer} (module jdk.httpserver), no dependency: the baseline that
  * tells how much a framework adds. One platform thread ("HTTP-Dispatcher") accepts connections and waits for the
  * next request on idle ones with a selector; each request (its request line and headers too) then runs as one
- * task on the server's executor, blocking on its socket. The executor is the only threading knob, so it follows
- * the mode: a new virtual thread per request, or a fixed pool of {@code --threads} platform threads. It has no
- * async response: the handler writes the whole response and returns, so the callback modes go through
- * {@link Site#streamHere}'s queue, as on Helidon.
+ * task on the server's executor, blocking on its socket. The executor is the only threading knob, so it is the
+ * one the plan chose ({@link core.Serving}): a new virtual thread per request, or a fixed pool of {@code --threads}
+ * platform threads. It has no async response: the handler writes the whole response and returns, so a render on
+ * callbacks goes through {@link Site#streamHere}'s queue, as on Helidon.
  *
  * <p>Its defaults and limits, as read in the JDK 25 sources ({@code sun.net.httpserver.ServerConfig},
  * {@code ServerImpl}, {@code ExchangeImpl}) and checked against tests/core/HttpBehaviourTest:
@@ -103,18 +103,14 @@ public final class JdkServer implements Server {
                 + " thread, then a thread per request from its executor (virtual or a platform pool), blocking I/O";
     }
 
+    /** The executor's two kinds; no async response API: the handler writes the whole response. */
     @Override
-    public HandlerThread handlerThread(Mode mode) {
-        return mode.runs() == Mode.Runs.PLATFORM
-                ? new HandlerThread(HandlerThread.Kind.PLATFORM,
-                        "the request's thread, one of the server's executor: a pool of --threads platform threads")
-                : new HandlerThread(HandlerThread.Kind.VIRTUAL,
-                        "the request's virtual thread (the server's executor starts one per request)");
-    }
-
-    @Override
-    public boolean answersLater(Mode mode) {
-        return false;   // no async response API: the handler writes the whole response
+    public List<Handler> handling() {
+        return List.of(
+                new Handler(Handler.Kind.VIRTUAL, false,
+                        "the request's virtual thread (the server's executor starts one per request)"),
+                new Handler(Handler.Kind.PLATFORM, false,
+                        "the request's thread, one of the server's executor: a pool of --threads platform threads"));
     }
 
     /** The two system properties above, read when the server class initialises: see {@link #NODELAY}. */
@@ -172,7 +168,7 @@ public final class JdkServer implements Server {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        ExecutorService executor = handlerThread(listen.mode()).kind() == HandlerThread.Kind.VIRTUAL
+        ExecutorService executor = listen.handler().kind() == Handler.Kind.VIRTUAL
                 ? Pools.virtual("jdk-http")
                 // Fixed and started up front, as the other servers' pools: requests beyond it queue.
                 : Pools.platform(listen.threads(), "jdk-http");

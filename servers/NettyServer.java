@@ -1,9 +1,9 @@
 package servers;
 
 import core.ChunkSink;
+import core.Handler;
 import core.ListenAddress;
 import core.Logs;
-import core.Mode;
 import core.Page;
 import core.PortInUseException;
 import core.Render;
@@ -29,6 +29,7 @@ import reactor.netty.resources.LoopResources;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -48,14 +49,10 @@ public final class NettyServer implements Server {
                 + " {io.netty:netty-codec-http} (WebFlux's engine): event loops, non-blocking I/O";
     }
 
+    /** An event loop must never wait: every page is a Flux the handler returns at once. */
     @Override
-    public HandlerThread handlerThread(Mode mode) {
-        return new HandlerThread(HandlerThread.Kind.EVENT_LOOP, "the connection's event loop");
-    }
-
-    @Override
-    public boolean answersLater(Mode mode) {
-        return true;   // an event loop must never wait: every page is a Flux the handler returns at once
+    public List<Handler> handling() {
+        return List.of(new Handler(Handler.Kind.EVENT_LOOP, true, "the connection's event loop"));
     }
 
     @Override

@@ -1,8 +1,8 @@
 package servers;
 
 import core.ChunkSink;
+import core.Handler;
 import core.Logs;
-import core.Mode;
 import core.Page;
 import core.PortInUseException;
 import core.Render.RenderFailedException;
@@ -41,14 +41,10 @@ public final class NimaServer implements Server {
                 + " blocking I/O";
     }
 
+    /** No async response API: the handler writes the whole response. */
     @Override
-    public HandlerThread handlerThread(Mode mode) {
-        return new HandlerThread(HandlerThread.Kind.VIRTUAL, "the connection's virtual thread");
-    }
-
-    @Override
-    public boolean answersLater(Mode mode) {
-        return false;   // no async response API: the handler writes the whole response
+    public List<Handler> handling() {
+        return List.of(new Handler(Handler.Kind.VIRTUAL, false, "the connection's virtual thread"));
     }
 
     /**

@@ -7,7 +7,7 @@ import java.util.ArrayDeque;
 
 /**
  * Chunks from a render's thread to the virtual-thread handler that writes them, then the render's end: END, or
- * the failure, for {@link VertxServer}'s virtual mode. The handler waits with {@code Future.await}, never with a JDK
+ * the failure, for {@link VertxServer}'s virtual-thread handler. The handler waits with {@code Future.await}, never with a JDK
  * blocking call (see VertxServer's class comment); the render's thread never waits (a page is small, and the render is paced by its data source).
  */
 final class VertxPipe implements ChunkSink {

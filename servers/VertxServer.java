@@ -1,13 +1,9 @@
 package servers;
 
-import core.ChunkSink;
+import core.Handler;
 import core.ListenAddress;
 import core.Logs;
-import core.Mode;
-import core.Page;
 import core.PortInUseException;
-import core.Render;
-import core.Render.RenderFailedException;
 import core.Server;
 import core.Site;
 import io.vertx.core.DeploymentOptions;
@@ -16,14 +12,11 @@ import io.vertx.core.ThreadingModel;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.net.SocketAddress;
 
-import java.io.IOException;
 import java.net.BindException;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,20 +30,21 @@ import java.util.logging.Logger;
 
 /**
  * Eclipse Vert.x 5 HTTP server (vertx-core alone, no vertx-web), the engine under Quarkus: Netty event loops, and
- * Vert.x's own ways to run code that may block, chosen by the mode.
+ * Vert.x's own ways to run code that may block, one per {@link Handler} it offers; the plan picks one
+ * ({@link core.Serving}), and {@link VertxResponder} answers on it.
  *
  * <ul>
- * <li>{@code reactive}, {@code fragments} and {@code buffered}: event-loop verticles. The handler never blocks: it
- *     starts the render ({@link Site#streamLater}) and returns; chunks are written from the render's threads
- *     (Vert.x hands each to the connection's event loop), the last one when the render ends.</li>
- * <li>{@code virtual}: verticles deployed with {@link ThreadingModel#VIRTUAL_THREAD}, so the handler runs on a
+ * <li>The event loop: event-loop verticles. The handler never blocks: it starts the render
+ *     ({@link Site#startLater}) and returns; chunks are written from the render's threads (Vert.x hands each to the
+ *     connection's event loop), the last one when the render ends.</li>
+ * <li>A virtual thread: verticles deployed with {@link ThreadingModel#VIRTUAL_THREAD}, so the handler runs on a
  *     virtual thread and writes synchronously. Vert.x runs at most one task of a verticle at a time, and only
  *     {@code Future.await} lets it run another meanwhile: a handler that blocked otherwise (on a JDK queue, a lock,
  *     a socket, as {@link Site#streamHere} and the engines' blocking renders do) would hold its verticle, and
  *     requests would be served one at a time per verticle (measured: 4 requests that sleep 500 ms took 2.5 s on one
  *     verticle, 1.0 s with {@code await}). So the engine renders on a new virtual thread and hands its chunks to the
  *     handler, which awaits each one and writes it: the idiomatic Vert.x virtual-thread handler.</li>
- * <li>{@code blocking}: the handler runs on Vert.x's worker pool of {@code --threads} platform threads
+ * <li>A platform thread: the handler runs on Vert.x's worker pool of {@code --threads} platform threads
  *     ({@code executeBlocking}, unordered) and renders there, blocking, as a servlet container's thread would. A
  *     {@link ThreadingModel#WORKER} verticle would also run one request at a time per instance, so it would need
  *     {@code --threads} instances, each with its own connections; executeBlocking shares one queue.</li>
@@ -89,48 +83,36 @@ public final class VertxServer implements Server {
                 + " engine): event-loop verticles, virtual-thread verticles or a worker pool, by mode";
     }
 
-    /** How the mode's handler runs: Vert.x's threading model of the verticles, or its worker pool. */
-    private static ThreadingModel threading(Mode mode) {
-        if (mode.wholePage()) {
-            // Site renders a whole page where the handler runs when that is a virtual thread: on a virtual-thread
-            // verticle that would block it (see the class comment), so the page is rendered elsewhere.
-            return ThreadingModel.EVENT_LOOP;
-        }
-        return switch (mode.runs()) {
-            case VIRTUAL -> ThreadingModel.VIRTUAL_THREAD;
-            case PLATFORM -> ThreadingModel.WORKER;   // executeBlocking from an event-loop verticle
-            case CALLBACKS -> ThreadingModel.EVENT_LOOP;
-        };
-    }
-
-    @Override
-    public HandlerThread handlerThread(Mode mode) {
-        return switch (threading(mode)) {
-            case VIRTUAL_THREAD -> new HandlerThread(HandlerThread.Kind.VIRTUAL,
-                    "the request's virtual thread (a Vert.x virtual-thread verticle: it awaits each chunk with"
-                            + " Future.await, which leaves the verticle free for other requests, and writes it)");
-            case WORKER -> new HandlerThread(HandlerThread.Kind.PLATFORM,
-                    "the request's thread, one of Vert.x's worker pool of --threads platform threads"
-                            + " (executeBlocking)");
-            default -> new HandlerThread(HandlerThread.Kind.EVENT_LOOP, "the connection's event loop");
-        };
-    }
-
     /**
-     * Only the worker-pool handler waits for its page ({@link Site#streamHere}). The virtual-thread handler is
-     * suspended rather than blocked while it waits for the next chunk ({@code Future.await}), and the render runs
-     * elsewhere ({@link Site#startLater}); the event loop never waits.
+     * The event loop answers later; so does the virtual-thread handler, suspended rather than blocked while it waits
+     * for the next chunk ({@code Future.await}), the render running elsewhere ({@link Site#startLater}). Only the
+     * worker-pool handler waits for its page ({@link Site#streamHere}).
      */
     @Override
-    public boolean answersLater(Mode mode) {
-        return threading(mode) != ThreadingModel.WORKER;
+    public List<Handler> handling() {
+        return List.of(
+                new Handler(Handler.Kind.EVENT_LOOP, true, "the connection's event loop"),
+                new Handler(Handler.Kind.VIRTUAL, true, "the request's virtual thread (a Vert.x virtual-thread"
+                        + " verticle: it awaits each chunk with Future.await, which leaves the verticle free for other"
+                        + " requests, and writes it)"),
+                new Handler(Handler.Kind.PLATFORM, false, "the request's thread, one of Vert.x's worker pool of"
+                        + " --threads platform threads (executeBlocking)"));
+    }
+
+    /** The plan's handler as Vert.x's threading model of the verticles, or its worker pool. */
+    static ThreadingModel threading(Handler handler) {
+        return switch (handler.kind()) {
+            case EVENT_LOOP -> ThreadingModel.EVENT_LOOP;
+            case VIRTUAL -> ThreadingModel.VIRTUAL_THREAD;
+            case PLATFORM -> ThreadingModel.WORKER;   // executeBlocking from an event-loop verticle
+        };
     }
 
     @Override
     public Running start(Listen listen, Site site) {
         Logs.quiet("io.vertx", "io.netty");
-        ThreadingModel threading = threading(listen.mode());
-        // Vert.x's defaults (event loops: twice the cores, NIO), but the worker pool sized as the blocking mode says,
+        ThreadingModel threading = threading(listen.handler());
+        // Vert.x's defaults (event loops: twice the cores, NIO), but the worker pool sized at --threads,
         // and NIO through VertxListeners, which can close the listening sockets alone.
         VertxListeners listeners = new VertxListeners();
         Vertx vertx = Vertx.builder().with(new VertxOptions().setWorkerPoolSize(listen.threads()))
@@ -154,7 +136,7 @@ public final class VertxServer implements Server {
                 prestartWorkers(vertx, listen.threads());
             }
             DeploymentOptions deployment = new DeploymentOptions().setInstances(instances)
-                    // The blocking mode's handler is started from an event-loop verticle (executeBlocking).
+                    // The worker pool's handler is started from an event-loop verticle (executeBlocking).
                     .setThreadingModel(threading == ThreadingModel.WORKER ? ThreadingModel.EVENT_LOOP : threading);
             vertx.deployVerticle(() -> new VerticleBase() {
                 @Override
@@ -241,7 +223,7 @@ public final class VertxServer implements Server {
     }
 
     private static void handle(HttpServerRequest req, Site site, ThreadingModel threading) {
-        Responder responder = new Responder(site, req, threading);
+        VertxResponder responder = new VertxResponder(site, req, threading);
         // RFC 9112 section 3.2: an HTTP/1.1 request without Host gets 400; Vert.x does not check it.
         if (req.version() == HttpVersion.HTTP_1_1 && req.getHeader("Host") == null) {
             site.missingHost(responder);
@@ -263,201 +245,6 @@ public final class VertxServer implements Server {
             return true;
         } catch (java.net.URISyntaxException e) {
             return false;
-        }
-    }
-
-    /**
-     * One request's answers. Vert.x's response may be written from any thread (it hands the writes to the
-     * connection's event loop), which is what lets a render on another thread write its chunks.
-     */
-    private record Responder(Site site, HttpServerRequest req, ThreadingModel threading)
-            implements Site.Responder<Void> {
-
-        private HttpServerResponse res() {
-            return req.response();
-        }
-
-        private boolean http10() {
-            return req.version() == HttpVersion.HTTP_1_0;
-        }
-
-        /**
-         * {@code close} among the request's Connection tokens: Vert.x closes after the response only when the
-         * header is exactly {@code close} (measured: {@code keep-alive, close} kept the connection open).
-         */
-        private boolean askedToClose() {
-            for (String value : req.headers().getAll("Connection")) {
-                for (String token : value.split(",")) {
-                    if (token.trim().equalsIgnoreCase("close")) {
-                        return true;
-                    }
-                }
-            }
-            return false;
-        }
-
-        @Override
-        public Void fixed(Site.Reply reply) {
-            send(reply);
-            return null;
-        }
-
-        /** Sends {@code reply}; completes once its last byte is written (or failed). */
-        private Future<Void> send(Site.Reply reply) {
-            HttpServerResponse res = res().setStatusCode(reply.status()).putHeader("Content-Type", reply.contentType());
-            reply.headers().forEach(res::putHeader);
-            boolean close = reply.close() || askedToClose();
-            if (close) {
-                res.putHeader("Connection", "close");   // Vert.x leaves the header alone, but does not close itself
-            }
-            // The length, also for HEAD: Vert.x sets none on a HEAD response, and sends no body.
-            res.putHeader("Content-Length", String.valueOf(reply.body().length));
-            Future<Void> ended = reply.head() ? res.end() : res.end(Buffer.buffer(reply.body()));
-            if (close) {
-                ended.onComplete(done -> req.connection().close());
-            }
-            return ended;
-        }
-
-        @Override
-        public Void fixedLater(CompletableFuture<Site.Reply> reply) {
-            if (threading != ThreadingModel.EVENT_LOOP) {
-                return Site.Responder.super.fixedLater(reply);
-            }
-            // The event loop must not wait: the reply is sent when the render (on a virtual thread) completes.
-            Runnable written = site.hold();
-            reply.whenComplete((r, failure) -> send(r).onComplete(done -> written.run()));
-            return null;
-        }
-
-        @Override
-        public Void page(Page page) {
-            HttpServerResponse res = res().putHeader("Content-Type", Site.HTML).setChunked(true);   // not for 1.0
-            if (http10()) {
-                // An HTTP/1.0 body without length ends when the connection closes. Vert.x says keep-alive to a
-                // client that asked for it (when it writes the headers, hence this hook) and would keep it open.
-                res.headersEndHandler(v -> res.putHeader("Connection", "close"));
-            } else if (askedToClose()) {
-                res.putHeader("Connection", "close");
-            }
-            switch (threading) {
-                case EVENT_LOOP -> fromRenderThreads(page, res);
-                case VIRTUAL_THREAD -> awaitingEachChunk(page, res);
-                default -> blockingHere(page, res);
-            }
-            return null;
-        }
-
-        /** The last chunk; then, for HTTP/1.0, the close that ends the body (or that the client asked for). */
-        private Future<Void> end(HttpServerResponse res) {
-            Future<Void> ended = res.end();
-            if (http10() || askedToClose()) {
-                ended.onComplete(done -> req.connection().close());
-            }
-            return ended;
-        }
-
-        /**
-         * Never end a failed page as if complete: close the connection with the chunked body unfinished (Vert.x
-         * writes the chunks already queued first).
-         */
-        private void abort() {
-            req.connection().close();
-        }
-
-        /**
-         * The event loop's way: the render writes each chunk from its own threads (RxJava's, or a virtual thread's
-         * for a whole page), and the last chunk follows when it ends. Those threads must not block, so nothing
-         * waits on a full write queue here: Vert.x queues the writes, and a page is a few KiB, far below the
-         * queue's high-water mark (64 KiB).
-         */
-        private void fromRenderThreads(Page page, HttpServerResponse res) {
-            Runnable written = site.hold();   // until the last chunk is written, not only until the render ended
-            Render render = site.render(page, bytes -> {
-                if (res.closed()) {
-                    throw new IOException("client went away");
-                }
-                res.write(Buffer.buffer(bytes));
-            });
-            res.closeHandler(v -> render.cancel());
-            site.startLater(render).done().whenComplete((v, failure) -> {
-                if (failure == null) {
-                    end(res).onComplete(done -> written.run());
-                } else {
-                    abort();
-                    written.run();
-                }
-            });
-        }
-
-        /**
-         * The virtual-thread verticle's way: the engine renders on a new virtual thread into a {@link VertxPipe}; this
-         * handler awaits each chunk and writes it, awaiting the write too when Vert.x's write queue is full. Every
-         * wait is a {@code Future.await}, so the verticle serves other requests meanwhile.
-         */
-        private void awaitingEachChunk(Page page, HttpServerResponse res) {
-            VertxPipe pipe = new VertxPipe();
-            Render render = site.render(page, pipe);   // here, so that a drain counts it as part of this request
-            res.closeHandler(v -> render.cancel());   // runs on the verticle while this handler awaits
-            site.startLater(render).done().whenComplete((v, failure) -> pipe.end(failure));
-            try {
-                for (Object next = pipe.take(); next != VertxPipe.END; next = pipe.take()) {
-                    if (next instanceof Throwable) {
-                        abort();
-                        return;
-                    }
-                    if (res.closed()) {   // the client went away: the close handler cancelled the render
-                        return;
-                    }
-                    Future<Void> written = res.write(Buffer.buffer((byte[]) next));
-                    if (res.writeQueueFull()) {
-                        written.await();
-                    }
-                }
-                end(res).await();   // returns once the last chunk is written: a drain waits for it
-            } catch (Exception clientGone) {   // a failed write or end, as Future.await rethrows it (maybe checked)
-                render.cancel();
-                abort();
-            }
-        }
-
-        /**
-         * The worker thread's way: it renders the page itself ({@link Site#streamHere}) and writes each chunk,
-         * blocking while Vert.x's write queue is full. (Future.await is for virtual threads: on a worker it
-         * throws.)
-         */
-        private void blockingHere(Page page, HttpServerResponse res) {
-            ChunkSink socket = bytes -> {
-                if (res.closed()) {
-                    throw new IOException("client went away");
-                }
-                Future<Void> written = res.write(Buffer.buffer(bytes));
-                if (res.writeQueueFull()) {
-                    join(written);
-                }
-            };
-            try {
-                site.streamHere(page, socket);
-            } catch (RenderFailedException e) {
-                abort();
-                return;
-            }
-            try {
-                join(end(res));   // returns once the last chunk is written: a drain waits for it
-            } catch (IOException e) {
-                // the client went away at the very end
-            }
-        }
-
-        private static void join(Future<Void> write) throws IOException {
-            try {
-                write.toCompletionStage().toCompletableFuture().get();
-            } catch (ExecutionException e) {
-                throw new IOException("client went away", e.getCause());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted", e);
-            }
         }
     }
 }

@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * and so at most once per such connection: HTTP/1.1 lets a server close an idle keep-alive connection at any time,
  * and a request the client sends at that moment is lost (RFC 9112 section 9.3.1: the client retries it), which
  * happens at the latest when the server stops. A new connection must be refused, or get its 503: one accepted after
- * SIGTERM and then closed unanswered is a server cutting a new request. Measured (README) with the listener left
+ * SIGTERM and then closed unanswered is a server cutting a new request. Measured (docs/stress.md) with the listener
  * open until the final close, as before: 6-107 requests per server and run closed unanswered, nearly all on
  * connections opened after SIGTERM by clients reconnecting after their 503; with it closed at SIGTERM: 0-3 per run,
  * none on a new connection.

@@ -97,6 +97,23 @@ public class CliTest {
         refused("no such folder", "report", "/nonexistent/pssrbench");
     }
 
+    /** A refused flag points to the help of the command that refused it, where that flag is described. */
+    @Test
+    void aRefusedFlagPointsToItsCommandsHelp() {
+        Run bench = run("bench", "--duration=3");
+        assertTrue(bench.err().endsWith(" See 'pssrbench help bench'.\n"), bench.err());
+        Run serve = run("--delay=fast");
+        assertTrue(serve.err().endsWith(" See 'pssrbench help serve'.\n"), serve.err());
+    }
+
+    /** A negative duration can be read: it is refused for being negative, not for being unreadable. */
+    @Test
+    void aNegativeDurationIsToldItMustNotBeNegative() {
+        refused("the duration '-5ms' must not be negative", "--delay=-5ms");
+        refused("the duration '-1s' must not be negative", "bench", "--duration=-1s");
+        refused("cannot read the duration '-fast'", "--delay=-fast");
+    }
+
     @Test
     void aPortInUseIsReportedInOneSentenceWithExitCode1() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {

@@ -41,19 +41,28 @@ class LayersTest {
             Map.entry("cli", 3),
             Map.entry("", 4));   // PssrBench, the jbang entrypoint
 
-    /** Source file → the source files it uses (classes generated at build time, which have no file, left out). */
-    private static Map<String, Set<String>> fileGraph() {
+    /** Every use of one class by another, {from, to}, as jdeps reads them from the compiled classes. */
+    private static List<String[]> classEdges() {
         ToolProvider jdeps = ToolProvider.findFirst("jdeps").orElseThrow(() -> new AssertionError("no jdeps in this JDK"));
         StringWriter out = new StringWriter();
         int code = jdeps.run(new PrintWriter(out), new PrintWriter(out), "-verbose:class", "-filter:none",
                 ROOT.resolve("target/classes").toString());
         assertEquals(0, code, out.toString());
         Pattern edge = Pattern.compile("^\\s+(\\S+)\\s+->\\s+(\\S+)\\s", Pattern.MULTILINE);
-        Map<String, Set<String>> graph = new TreeMap<>();
+        List<String[]> edges = new ArrayList<>();
         Matcher m = edge.matcher(out.toString());
         while (m.find()) {
-            String from = file(m.group(1));
-            String to = file(m.group(2));
+            edges.add(new String[] {m.group(1), m.group(2)});
+        }
+        return edges;
+    }
+
+    /** Source file → the source files it uses (classes generated at build time, which have no file, left out). */
+    private static Map<String, Set<String>> fileGraph() {
+        Map<String, Set<String>> graph = new TreeMap<>();
+        for (String[] edge : classEdges()) {
+            String from = file(edge[0]);
+            String to = file(edge[1]);
             if (from != null && to != null && !from.equals(to)) {
                 graph.computeIfAbsent(from, f -> new TreeSet<>()).add(to);
             }
@@ -88,6 +97,34 @@ class LayersTest {
             }
         });
         assertEquals(List.of(), wrong, "uses of a higher layer, or of another plug-in");
+    }
+
+    /**
+     * A server runs the handler the plan of its combination names (core.Serving, from the server's declared
+     * handling and the mode's needs): it does not know the modes exist, so a new mode touches no server.
+     */
+    @Test
+    void serversDoNotKnowTheModes() {
+        List<String> wrong = new ArrayList<>();
+        fileGraph().forEach((from, tos) -> tos.stream()
+                .filter(to -> from.startsWith("servers/") && (to.equals("core/Mode.java") || to.startsWith("modes/")))
+                .forEach(to -> wrong.add(from + " -> " + to)));
+        assertEquals(List.of(), wrong, "servers that use a mode instead of the plan (core.Serving)");
+    }
+
+    /**
+     * What a mode needs of a thread (core.Mode.Runs) is read in one place, the plan (core.Serving), so that the
+     * site, the servers and the README's prose cannot each decide it their own way.
+     */
+    @Test
+    void onlyThePlanReadsWhereAModeRuns() {
+        Set<String> readers = new TreeSet<>();
+        for (String[] edge : classEdges()) {
+            if (edge[1].equals("core.Mode$Runs") && !edge[0].startsWith("core.Mode") && !edge[0].startsWith("modes.")) {
+                readers.add(edge[0].replaceAll("\\$.*", ""));
+            }
+        }
+        assertEquals(Set.of("core.Serving"), readers, "classes that read a mode's threads beside the plan");
     }
 
     @Test

@@ -24,7 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The things kept in two places stay equal: jbang's //DEPS and //SOURCES and the pom; the registry and the README.
+ * The things kept in two places stay equal: jbang's //DEPS and //SOURCES and the pom; the registry and the README
+ * with the reference pages under docs/ it links (and those links lead somewhere).
  */
 class ProjectConsistencyTest {
 
@@ -125,14 +126,21 @@ class ProjectConsistencyTest {
         throw new AssertionError("no <" + tag + "> in <" + parent.getTagName() + ">");
     }
 
+    private static final Path README = ROOT.resolve("README.md");
+    private static final Path DOCS = ROOT.resolve("docs");
+
+    /** The text between {@code begin} and {@code end} in {@code file}, which must hold both. */
+    private static String between(Path file, String begin, String end) throws Exception {
+        String text = Files.readString(file);
+        assertTrue(text.contains(begin) && text.contains(end), file + " has the markers " + begin.strip() + " " + end);
+        return text.substring(text.indexOf(begin) + begin.length(), text.indexOf(end));
+    }
+
     @Test
-    void theReadmeMatrixIsTheRegistrys() throws Exception {
-        String readme = Files.readString(ROOT.resolve("README.md"));
-        String begin = "<!-- matrix:begin (generated: list --format=markdown) -->\n";
-        String end = "<!-- matrix:end -->";
-        assertTrue(readme.contains(begin) && readme.contains(end), "README.md has the matrix markers");
-        String block = readme.substring(readme.indexOf(begin) + begin.length(), readme.indexOf(end));
-        assertEquals(Matrix.markdown(), block, "regenerate with: scripts/pssrbench list --format=markdown");
+    void theMatrixPageIsTheRegistrys() throws Exception {
+        String block = between(DOCS.resolve("matrix.md"), "<!-- matrix:begin (generated: list --format=markdown) -->\n",
+                "<!-- matrix:end -->");
+        assertEquals(Matrix.markdown(), block, "regenerate docs/matrix.md with: scripts/pssrbench list --format=markdown");
 
         // The first table: an engine per row, a cell per mode ("—" where the engine cannot run in it); every
         // server runs every mode, so the combinations are the servers times its cells.
@@ -153,23 +161,39 @@ class ProjectConsistencyTest {
         assertEquals(Registry.combinations().stream().map(Combination::toString).toList(), rows);
     }
 
-    /** The README's table of commands has a row for every command of the command line, and none for another. */
+    /** The README's matrix at a glance is the first table of the generated matrix (engines × modes). */
     @Test
-    void theReadmeTableOfCommandsIsTheCommandLines() throws Exception {
-        String readme = Files.readString(ROOT.resolve("README.md"));
-        int at = readme.indexOf("\n## Commands\n");
-        assertTrue(at >= 0, "README.md has a section '## Commands'");
-        Pattern row = Pattern.compile("^\\| `([a-z-]+)");
-        TreeSet<String> documented = new TreeSet<>();
-        readme.substring(at).lines().skip(2).dropWhile(l -> !l.startsWith("|")).takeWhile(l -> l.startsWith("|"))
-                .map(row::matcher).filter(Matcher::find).forEach(m -> documented.add(m.group(1)));
-        assertEquals(new TreeSet<>(new CommandLine(new Cli()).getSubcommands().keySet()), documented);
+    void theReadmeMatrixIsTheRegistrysFirstTable() throws Exception {
+        String block = between(README, "<!-- matrix-modes:begin (generated: the first table of list --format=markdown) -->\n",
+                "<!-- matrix-modes:end -->");
+        String all = Matrix.markdown();
+        assertEquals(all.substring(0, all.indexOf("\n\n") + 1), block,
+                "regenerate with the first table of: scripts/pssrbench list --format=markdown");
+    }
+
+    /**
+     * The README's table of commands and the detailed one in docs/commands.md each have a row for every command of
+     * the command line, and none for another.
+     */
+    @Test
+    void theTablesOfCommandsAreTheCommandLines() throws Exception {
+        for (Path file : List.of(README, DOCS.resolve("commands.md"))) {
+            String text = Files.readString(file);
+            int at = text.indexOf("\n## Commands\n");
+            assertTrue(at >= 0, file + " has a section '## Commands'");
+            Pattern row = Pattern.compile("^\\| `([a-z-]+)");
+            TreeSet<String> documented = new TreeSet<>();
+            text.substring(at).lines().skip(2).dropWhile(l -> !l.startsWith("|")).takeWhile(l -> l.startsWith("|"))
+                    .map(row::matcher).filter(Matcher::find).forEach(m -> documented.add(m.group(1)));
+            assertEquals(new TreeSet<>(new CommandLine(new Cli()).getSubcommands().keySet()), documented,
+                    "the commands in " + file);
+        }
     }
 
     /** The README's opening lists name exactly the registry's servers, engines and modes, in its order. */
     @Test
     void theReadmeListsThePluginsOfTheRegistry() throws Exception {
-        String readme = Files.readString(ROOT.resolve("README.md"));
+        String readme = Files.readString(README);
         assertEquals(Registry.SERVERS.stream().map(Server::id).toList(), listed(readme, "- Servers (`--server`):"));
         assertEquals(Registry.ENGINES.stream().map(Engine::id).toList(), listed(readme, "- Engines (`--engine`):"));
         assertEquals(Registry.MODES.stream().map(Mode::id).toList(), listed(readme, "- Modes (`--mode`):"));
@@ -192,16 +216,21 @@ class ProjectConsistencyTest {
     }
 
     /**
-     * The README's list of summary.csv's columns is the header, in its order, and every CSV header it shows (a
-     * line that starts with "tool,server,") names the header's columns in order, "…" standing for any left out.
+     * docs/bench.md's list of summary.csv's columns is the header, in its order, and every CSV header the README
+     * and docs/ show (a line that starts with "tool,server,") names the header's columns in order, "…" standing
+     * for any left out.
      */
     @Test
-    void theReadmeListsTheColumnsOfSummaryCsv() throws Exception {
-        String readme = Files.readString(ROOT.resolve("README.md"));
-        Matcher list = Pattern.compile("`(tool, server, [^`]*)`").matcher(readme);
-        assertTrue(list.find(), "README.md lists summary.csv's columns as `tool, server, …`");
+    void theDocsListTheColumnsOfSummaryCsv() throws Exception {
+        String bench = Files.readString(DOCS.resolve("bench.md"));
+        Matcher list = Pattern.compile("`(tool, server, [^`]*)`").matcher(bench);
+        assertTrue(list.find(), "docs/bench.md lists summary.csv's columns as `tool, server, …`");
         assertEquals(Summary.COLUMNS, List.of(list.group(1).split(",\\s+")));
-        Matcher shown = Pattern.compile("(?m)^tool,server,.*$").matcher(readme);
+        StringBuilder all = new StringBuilder();
+        for (Path file : markdownFiles()) {
+            all.append(Files.readString(file)).append('\n');
+        }
+        Matcher shown = Pattern.compile("(?m)^tool,server,.*$").matcher(all);
         int headers = 0;
         while (shown.find()) {
             headers++;
@@ -220,14 +249,86 @@ class ProjectConsistencyTest {
             }
             assertTrue(gap || next == Summary.COLUMNS.size(), "ends with note or \u2026: " + shown.group());
         }
-        assertTrue(headers > 0, "README.md shows a summary.csv header");
+        assertTrue(headers > 0, "README.md or docs/ shows a summary.csv header");
     }
 
     /** Every unit Durations accepts is documented (the help says the same: CliTest). */
     @Test
-    void theReadmeNamesEveryDurationUnit() throws Exception {
-        String readme = Files.readString(ROOT.resolve("README.md"));
-        assertTrue(readme.contains("ns, us, ms, s or m (minutes)"), "README.md names the duration units");
+    void theDocsNameEveryDurationUnit() throws Exception {
+        String commands = Files.readString(DOCS.resolve("commands.md"));
+        assertTrue(commands.contains("ns, us, ms, s or m (minutes)"), "docs/commands.md names the duration units");
+    }
+
+    /** README.md and every docs/*.md, the pages a reader follows links between. */
+    private static List<Path> markdownFiles() throws Exception {
+        List<Path> files = new ArrayList<>(List.of(README));
+        try (var docs = Files.list(DOCS)) {
+            docs.filter(f -> f.toString().endsWith(".md")).sorted().forEach(files::add);
+        }
+        return files;
+    }
+
+    /**
+     * Every relative link (and image) in README.md and docs/*.md leads to a file that exists and, with a
+     * {@code #fragment}, to a heading of that file, under GitHub's rule for heading anchors. Text in code (fenced
+     * blocks and backticks) is not a link.
+     */
+    @Test
+    void everyRelativeLinkLeadsSomewhere() throws Exception {
+        Pattern link = Pattern.compile("!?\\[[^\\]]*]\\(([^)\\s]+)\\)");
+        List<String> broken = new ArrayList<>();
+        int links = 0;
+        for (Path file : markdownFiles()) {
+            Matcher m = link.matcher(withoutCode(Files.readString(file)));
+            while (m.find()) {
+                String target = m.group(1);
+                if (target.matches("[a-z]+:.*")) {   // http:, https:, mailto:: not this repository's
+                    continue;
+                }
+                links++;
+                int hash = target.indexOf('#');
+                String path = hash < 0 ? target : target.substring(0, hash);
+                Path to = path.isEmpty() ? file : file.getParent().resolve(path).normalize();
+                if (!Files.exists(to)) {
+                    broken.add(ROOT.relativize(file) + ": " + target + " (no such file)");
+                } else if (hash >= 0 && !anchors(to).contains(target.substring(hash + 1))) {
+                    broken.add(ROOT.relativize(file) + ": " + target + " (no such heading)");
+                }
+            }
+        }
+        assertTrue(links > 0, "README.md links to docs/");
+        assertEquals(List.of(), broken);
+    }
+
+    /** The text without fenced code blocks and inline code spans. */
+    private static String withoutCode(String markdown) {
+        return markdown.replaceAll("(?ms)^```.*?^```", "").replaceAll("`[^`\\n]*`", "");
+    }
+
+    /**
+     * The anchors GitHub gives a Markdown file's headings: lower case, every character but letters, digits,
+     * underscores, hyphens and spaces dropped, spaces made hyphens; a repeated one gets -1, -2, …
+     */
+    private static List<String> anchors(Path file) throws Exception {
+        List<String> anchors = new ArrayList<>();
+        if (!file.toString().endsWith(".md")) {
+            return anchors;
+        }
+        Matcher heading = Pattern.compile("(?m)^#{1,6} (.+)$").matcher(withoutFences(Files.readString(file)));
+        while (heading.find()) {
+            String anchor = heading.group(1).strip().toLowerCase(java.util.Locale.ROOT)
+                    .replaceAll("[^\\p{L}\\p{N}_\\- ]", "").replace(' ', '-');
+            String unique = anchor;
+            for (int n = 1; anchors.contains(unique); n++) {
+                unique = anchor + "-" + n;
+            }
+            anchors.add(unique);
+        }
+        return anchors;
+    }
+
+    private static String withoutFences(String markdown) {
+        return markdown.replaceAll("(?ms)^```.*?^```", "");
     }
 
     private static String text(Element parent, String tag) {

@@ -47,6 +47,27 @@ class RegistryTest {
         }
     }
 
+    /**
+     * The plan of every server and mode (core.Serving) runs a handler the server offers, renders on the handler
+     * only when that handler waits for its page, queues chunks only for a render on callbacks whose handler waits,
+     * and sends the page whole exactly when the mode says so.
+     */
+    @Test
+    void everyPlanUsesWhatTheServerOffersAndWhatTheModeNeeds() {
+        for (Server s : Registry.SERVERS) {
+            for (Mode m : Registry.MODES) {
+                Serving plan = Serving.of(s.handling(), m);
+                String which = s.id() + " " + m.id() + ": " + plan;
+                assertTrue(s.handling().contains(plan.handler()), which);
+                assertTrue(plan.renderOn() != Serving.RenderOn.HANDLER || !plan.answersLater(), which);
+                assertTrue(plan.writes() != Serving.Writes.QUEUE
+                        || plan.renderOn() == Serving.RenderOn.CALLBACKS && !plan.answersLater(), which);
+                assertEquals(m.wholePage(), plan.wholePage(), which);
+                assertEquals(m.runs() == Mode.Runs.CALLBACKS, plan.renderOn() == Serving.RenderOn.CALLBACKS, which);
+            }
+        }
+    }
+
     @Test
     void combinationsAreExactlyTheIntersectionOfCapabilities() {
         Set<String> listed = new HashSet<>();

@@ -37,7 +37,7 @@ class RenderTest {
             ServeConfig config = ServeConfig.of(new Combination(Registry.SERVERS.get(0), engine,
                     Registry.modes(engine).get(0)), Duration.ofMillis(1));
             try (Site site = config.site()) {
-                site.render(Page.STOCKS, bytes -> { }).blocking();
+                site.startLater(site.render(Page.STOCKS, bytes -> { })).done().join();
             }
         }
     }
@@ -117,7 +117,12 @@ class RenderTest {
         Page page = Page.byId(pageId);
         Server anyServer = Registry.SERVERS.get(0);
         ServeConfig config = ServeConfig.of(new Combination(anyServer, engine, Registry.mode(approachId)), DELAY);
-        Site site = config.site();
+        try (Site site = config.site()) {
+            timedRender(site, config, engine, page);
+        }
+    }
+
+    private static void timedRender(Site site, ServeConfig config, Engine engine, Page page) throws Exception {
         List<long[]> chunks = new CopyOnWriteArrayList<>();   // {nanos since start, cumulative bytes}
         long start = System.nanoTime();
         long[] total = {0};
@@ -125,10 +130,8 @@ class RenderTest {
             total[0] += bytes.length;
             chunks.add(new long[] {System.nanoTime() - start, total[0]});
         });
-        try (Workers workers = new Workers(2)) {
-            config.mode().start(render, false, workers);
-            render.done().get(10, TimeUnit.SECONDS);
-        }
+        site.startLater(render);   // on the mode's own threads, as for a server that answers later
+        render.done().get(10, TimeUnit.SECONDS);
 
         byte[] expected = Reference.renderAll(Registry.ENGINES).get(page).get(engine);
         assertEquals(expected.length, total[0], "bytes");
@@ -166,7 +169,7 @@ class RenderTest {
         // Upper bounds against a fixed schedule would fail under load (each timer starts when the previous item
         // is emitted, so the source slips behind i × delay); as verify does, the last item, which comes with the
         // end of the data whatever the lookahead, calibrates the source's real period.
-        double lag = verify.Verifier.medianLagNanos(head, java.util.Arrays.copyOfRange(sent, 1, items + 1));
+        double lag = verify.Arrival.medianLagNanos(head, java.util.Arrays.copyOfRange(sent, 1, items + 1));
         assertTrue(lag < (lookahead + 0.5) * delay, String.format(java.util.Locale.ROOT, "items sent %.1f ms after"
                 + " they exist (median), more than a lookahead of %d allows", lag / 1e6, lookahead));
         assertTrue(lag > (lookahead - 0.5) * delay, String.format(java.util.Locale.ROOT, "items sent %.1f ms after"

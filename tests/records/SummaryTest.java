@@ -45,7 +45,7 @@ class SummaryTest {
     }
 
     /**
-     * The header, the columns' order and their names, as the README lists them: scripts and results folders depend
+     * The header, the columns' order and their names, as docs/bench.md lists them: scripts and results folders depend
      * on them. A new column goes here, and the header it replaces stays readable
      * ({@link #anEarlierFileIsReadAndUpgradedOnAppend}).
      */
@@ -218,10 +218,10 @@ class SummaryTest {
         String line = Files.readAllLines(csv).get(1);
         Files.writeString(csv, Summary.header() + "\n" + line + "\n" + line.replace(",true,", ",yes,") + "\n");
         IOException e = assertThrows(IOException.class, () -> Summary.read(csv));
-        assertTrue(e.getMessage().endsWith("row 2: valid holds 'yes', not true or false"), e.getMessage());
+        assertEquals(csv + ", line 3, column 12 (valid): 'yes' is not true or false", e.getMessage());
         Files.writeString(csv, Summary.header() + "\n" + line.replace(",300.000,", ",fast,") + "\n");
         e = assertThrows(IOException.class, () -> Summary.read(csv));
-        assertTrue(e.getMessage().endsWith("row 1: req_per_s holds 'fast', not a number"), e.getMessage());
+        assertEquals(csv + ", line 2, column 13 (req_per_s): 'fast' is not a number", e.getMessage());
     }
 
     /** A summary row's spread and conditions, and a run's repetition, are read back as written. */

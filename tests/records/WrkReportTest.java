@@ -197,4 +197,21 @@ class WrkReportTest {
         assertEquals(0, r.errors());
         assertNull(r.invalidReason(0));
     }
+
+    /** Output no wrk printed (a count past a long, a value a megabyte long) is one line, the value cut (issue 24). */
+    @Test
+    void unreadableOutputIsOneShortLine() throws IOException {
+        String output;
+        try (var in = WrkReportTest.class.getResourceAsStream("/wrk/wrk-closed-loop-with-json.txt")) {
+            output = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        for (String damaged : List.of(output.replaceFirst("\\d+ requests in", "9".repeat(1_000_000) + " requests in"),
+                output.replaceFirst("Requests/sec:\\s+\\S+", "Requests/sec: " + "x".repeat(1_000_000)),
+                output.replaceFirst("pssrbench-json \\{", "pssrbench-json {" + "\"".repeat(1_000_000)))) {
+            IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    IllegalArgumentException.class, () -> WrkReport.parse(damaged));
+            assertEquals(1, e.getMessage().lines().count(), e.getMessage());
+            assertTrue(e.getMessage().length() < 300, e.getMessage().length() + " characters");
+        }
+    }
 }

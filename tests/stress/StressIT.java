@@ -24,9 +24,9 @@ class StressIT {
 
     /**
      * What the JDK's own HTTP server gets wrong in {@code malformed}, which PssrBench cannot change without replacing
-     * that server's request parsing (README, "Stress"): a request line over its header limit is closed without an
+     * that server's request parsing (docs/stress.md): a request line over its header limit is closed without an
      * answer, and the HTTP/2 preface's target {@code *} gets its 404 for a path no context matches. If the JDK
-     * changes either, this test fails so that the README is corrected.
+     * changes either, this test fails so that docs/stress.md is corrected.
      */
     private static final Map<String, Map<String, List<String>>> KNOWN_WRONG = Map.of(
             "jdk", Map.of("malformed", List.of("10 MB request line", "HTTP/2 preface")));
@@ -78,7 +78,7 @@ class StressIT {
     /**
      * shutdown at reduced size (16 keep-alive clients, then 4 pages that outlive the grace) on every server that
      * can stop accepting at SIGTERM, each its own way ({@link Server#stopsAcceptingAlone}; one that cannot cuts
-     * requests on connections it accepted after SIGTERM in most runs, README "Stress").
+     * requests on connections it accepted after SIGTERM in most runs, docs/stress.md).
      */
     @Test
     void shutdownPassesAtReducedSize(@TempDir Path out) throws Exception {

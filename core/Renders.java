@@ -1,0 +1,97 @@
+package core;
+
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The renders of one {@link Site}: created for a request, started where the plan says ({@link Serving}) and, for
+ * a handler that waits for its page, streamed on its thread. Nothing here asks the mode how; the mode only renders
+ * ({@link Render.Algorithm}).
+ */
+final class Renders implements AutoCloseable {
+
+    private final Engine engine;
+    private final Duration delay;
+    private final DataSource.Timers timers;
+    private final int failAfter;
+    private final Requests requests;
+    private final Workers workers;
+    private final AtomicInteger inFlight = new AtomicInteger();
+
+    /** Renders of {@code engine}'s pages from the data source at {@code delay}; the platform pool of {@code threads}. */
+    Renders(Engine engine, Duration delay, DataSource.Timers timers, int failAfter, int threads, Requests requests) {
+        this.engine = engine;
+        this.delay = delay;
+        this.timers = timers;
+        this.failAfter = failAfter;
+        this.requests = requests;
+        this.workers = new Workers(threads);
+    }
+
+    /** A new render of {@code page} for one request, writing its chunks to {@code sink}. */
+    Render render(Page<?> page, ChunkSink sink) {
+        Render render = new Render(engine, delay, timers, failAfter, page, sink, inFlight);
+        requests.track(render);
+        return render;
+    }
+
+    /**
+     * Starts {@code render} in {@code mode} where {@code plan} says, and returns it. {@code elsewhere}: never on the
+     * calling thread (a handler that answers later), even where the plan has the handler render.
+     */
+    Render start(Render render, Serving plan, Mode mode, boolean elsewhere) {
+        try {
+            Executor where = switch (plan.renderOn()) {
+                case HANDLER -> !elsewhere ? null
+                        : plan.handler().kind() == Handler.Kind.VIRTUAL ? workers.virtual() : workers.platform();
+                case VIRTUAL -> workers.virtual();
+                case PLATFORM -> workers.platform();
+                case CALLBACKS -> null;   // returns at once: the data source's threads render
+            };
+            if (where == null) {
+                render.run(mode);
+            } else {
+                where.execute(() -> render.run(mode));
+            }
+        } catch (RuntimeException e) {   // e.g. an executor that refuses work while stopping
+            render.failToStart(e);
+        }
+        return render;
+    }
+
+    /** See {@link Site#streamHere}. */
+    void streamHere(Page<?> page, ChunkSink sink, Serving plan, Mode mode) {
+        boolean queued = plan.writes() == Serving.Writes.QUEUE;   // the data source's threads must not block
+        ChunkQueue queue = queued ? new ChunkQueue() : null;
+        Render render = start(render(page, queued ? queue : sink), plan, mode, false);
+        try {
+            if (queued) {
+                queue.drainTo(sink, render);
+            } else {
+                render.done().handle((v, failure) -> null).get();
+            }
+        } catch (InterruptedException e) {
+            render.cancel();
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("handle() maps every outcome to a normal completion", e);
+        }
+        Render.RenderFailedException failure = render.failure();
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /** Renders not yet finished, failed or cancelled. */
+    int inFlight() {
+        return inFlight.get();
+    }
+
+    /** The render threads stop. */
+    @Override
+    public void close() {
+        workers.close();
+    }
+}
