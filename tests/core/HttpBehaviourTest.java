@@ -171,30 +171,12 @@ class HttpBehaviourTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
     void malformedRequestLinesGet400AndNoLog(String server) throws IOException {
-        List<String> logged = new ArrayList<>();
-        java.util.logging.Handler capture = new java.util.logging.Handler() {
-            @Override
-            public void publish(java.util.logging.LogRecord r) {
-                if (r.getLevel().intValue() > java.util.logging.Level.FINE.intValue()) {
-                    synchronized (logged) {
-                        logged.add(r.getLevel() + " " + r.getLoggerName() + ": " + r.getMessage() + " " + r.getThrown());
-                    }
-                }
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        java.util.logging.Logger root = java.util.logging.Logger.getLogger("");
-        root.addHandler(capture);
         Mode mode = Registry.MODES.get(0);
         String engine = Registry.ENGINES.stream().filter(mode::supports).findFirst().orElseThrow().id();
-        try (Servers.Started s = start(server, engine, mode.id(), DELAY)) {
+        List<String> logged;
+        try (RawHttp.Logged log = new RawHttp.Logged(java.util.logging.Level.FINE);
+             Servers.Started s = start(server, engine, mode.id(), DELAY)) {
+            logged = log.records;
             List<String> wrong = new ArrayList<>();
             String[][] cases = {
                 {"X<s> /stocks", "400"}, {"G(T /stocks", "400"},
@@ -211,8 +193,6 @@ class HttpBehaviourTest {
             }
             assertEquals(List.of(), wrong, "expected " + java.util.Arrays.deepToString(cases));
             assertEquals(200, RawHttp.status(s.port(), "GET / HTTP/1.1\r\n" + HOST + "\r\n"));
-        } finally {
-            root.removeHandler(capture);
         }
         assertEquals(List.of(), logged, "logged above FINE");
     }

@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /** A bare HTTP/1.1 client on a socket, to see exactly what went over the wire (and to hang up mid-page). */
 final class RawHttp {
@@ -98,6 +99,33 @@ final class RawHttp {
             return Integer.parseInt(new String(head, StandardCharsets.ISO_8859_1).substring(9, 12));
         } catch (java.net.SocketException e) {
             return -1;   // reset
+        }
+    }
+
+    /** The log records above {@code level} while it is open, as {@code LEVEL logger: message thrown}. */
+    static final class Logged extends java.util.logging.Handler implements AutoCloseable {
+        final List<String> records = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        private final java.util.logging.Level above;
+
+        Logged(java.util.logging.Level above) {
+            this.above = above;
+            java.util.logging.Logger.getLogger("").addHandler(this);
+        }
+
+        @Override
+        public void publish(java.util.logging.LogRecord r) {
+            if (r.getLevel().intValue() > above.intValue()) {
+                records.add(r.getLevel() + " " + r.getLoggerName() + ": " + r.getMessage() + " " + r.getThrown());
+            }
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+            java.util.logging.Logger.getLogger("").removeHandler(this);
         }
     }
 
