@@ -50,9 +50,9 @@ public record Target(URI url, ServerInfo info, Combination combination, Duration
                 throw new UsageException("the server at " + url + " does not say what it runs (" + fetched.why()
                         + "): name its combination with --server, --engine and --mode.");
             }
-            return new Target(url, null, new Combination(s, e, a), delay, "the server at " + url + where + " does not say"
-                    + " what it runs (" + fetched.why() + "): taken on trust as " + s.id() + " " + e.id() + " "
-                    + a.id() + " with " + Durations.format(delay) + " per item (--delay)");
+            return new Target(url, null, new Combination(s, e, a), delay, "the server at " + url + where
+                    + " does not say what it runs (" + fetched.why() + "): taken on trust as " + s.id() + " "
+                    + e.id() + " " + a.id() + " with " + Durations.format(delay) + " per item (--delay)");
         }
         ServerInfo info = fetched.info();
         Combination running = combination(url, info);

@@ -141,9 +141,10 @@ public final class NimaServer implements Server {
      * Helidon 4.5.0 reads a request's method with {@code Method.create}, which throws IllegalArgumentException for a
      * method with a character outside the RFC 9110 token set ({@code X<s>}); its connection loop answers any
      * exception it did not expect with 500 and logs "Internal server error" at WARNING, each time. Such an error
-     * comes with an empty request (nothing of it was parsed: errors in the routes come with their request and are
-     * answered there), so it is a request line Helidon could not read: 400 and close, which Helidon does not log
-     * above DEBUG. Helidon also folds a method's case (it upper-cases every method before looking it up), so
+     * comes with an empty request (errors in the routes come with their request and are answered there): one raised
+     * while Helidon reads a request's head, which is the client's malformed request, answered 400 and close, which
+     * Helidon does not log above DEBUG. (A fault of Helidon's own in that loop would get the same 400; none was
+     * seen.) Helidon also folds a method's case (it upper-cases every method before looking it up), so
      * {@code get} is served as {@code GET}: no hook sees the method as sent, and this server alone answers it 200
      * where the others answer 405 (methods are case-sensitive, RFC 9110 section 9.1).
      */

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** serve's --host: the URLs it prints, the line that says the server is reachable from elsewhere, shorthands refused. */
+/** serve's --host: the URLs it prints, the line saying the server is reachable from elsewhere, shorthands refused. */
 class ListenAddressTest {
 
     @Test
