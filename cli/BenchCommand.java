@@ -215,6 +215,9 @@ final class BenchCommand implements Callable<Integer> {
             chosen = Bench.withBaselines(chosen, Registry.ENGINES, Registry.SERVERS);
         }
         flags.put("selected", chosen.stream().map(Combination::toString).toList());
+        if (running != null) {   // which server was measured, and where: the URL as checked, its host resolved
+            flags.put("measured", running.note());
+        }
         flags.put("cpu_sets", split != null ? split.text() : "given: server " + (serverCpus == null ? "any"
                 : serverCpus) + ", load generator " + (clientCpus == null ? "any" : clientCpus));
         // Resumed without --seed: the order the sweep began with, so that the windows still to measure are the ones it

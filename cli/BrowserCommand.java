@@ -117,6 +117,9 @@ final class BrowserCommand implements Callable<Integer> {
         Logs.configure();
         Map<String, Object> flags = Provenance.flags(spec.commandLine().getParseResult());
         flags.put("selected", chosen.stream().map(Combination::toString).toList());
+        if (running != null) {   // which server was measured, and where: the URL as checked, its host resolved
+            flags.put("measured", running.note());
+        }
         BrowserBench bench = new BrowserBench(new BrowserBench.Plan(chosen, Registry.buffered(), chosenPages, runs,
                 measuredDelay, folder, binaries, flags, target, bufferedTarget, Registry.baselineId()),
                 spec.commandLine().getOut());

@@ -186,6 +186,16 @@ public final class Site implements AutoCloseable {
     }
 
     /**
+     * A request whose request line the server's library parsed but which is malformed (a method that is not an RFC
+     * 9110 token, a request target that is not a URI): 400 and close, for the servers whose library does not answer
+     * it itself. The request is not echoed.
+     */
+    public <R> R malformed(Responder<R> responder) {
+        return responder.fixed(new Reply(400, TEXT, bytes("400 Bad Request: a malformed request line\n"), false,
+                Map.of(), true));
+    }
+
+    /**
      * An HTTP/1.1 request without a Host header: 400, as RFC 9112 section 3.2 requires, for the servers whose
      * library does not check it itself.
      */

@@ -170,7 +170,7 @@ public final class Verifier {
                     "cannot start: " + e.getMessage())));
         }
         try {
-            return verify(combination, URI.create("http://" + config.host() + ":" + running.port()));
+            return verify(combination, URI.create(core.ListenAddress.url(config.host(), running.port())));
         } finally {
             running.close();
             site.close();
