@@ -57,16 +57,6 @@ public final class Bench {
                         boolean jfr, URI target) {
     }
 
-    /**
-     * Verification, start-up and stop of one combination's server, for the estimate printed at the start (measured
-     * on a 2-core machine: 7 to 9 s).
-     */
-    private static final double SETUP_SECONDS = 8;
-    /**
-     * What an adaptive warm-up takes, for the estimate: the first point in a fresh JVM, and each later one (the JIT
-     * has compiled the page's path by then). Measured on a 2-core machine at 128 connections: see the README.
-     */
-    private static final double AUTO_FIRST_SECONDS = 22, AUTO_LATER_SECONDS = 11;
     /** The most windows one repetition of a point is measured in: the first and two more if it was disturbed. */
     static final int ATTEMPTS = Row.DISTURBED_ATTEMPTS;
 
@@ -80,6 +70,8 @@ public final class Bench {
     private final PointMeasurement measurement;
     private final CombinationCheck check;
     private volatile boolean stopped;
+    /** The windows this run measured (a resumed sweep's earlier ones not counted): its provenance record's. */
+    private int added;
 
     public Bench(Sweep sweep, PrintWriter console) {
         this.sweep = sweep;
@@ -168,7 +160,9 @@ public final class Bench {
     public int run() throws IOException, InterruptedException {
         Path csv = sweep.out().resolve("summary.csv");
         Path runsCsv = sweep.out().resolve(Repetitions.FILE);
-        boolean earlier = Files.exists(runsCsv) || Files.exists(csv) && Files.size(csv) > 0;
+        // A sweep stopped before its first window left only its provenance record: still a sweep, to --resume.
+        boolean earlier = Files.exists(runsCsv) || Files.exists(csv) && Files.size(csv) > 0
+                || records.ResultsFolder.hasRunOf(sweep.out(), "bench");
         if (earlier && !sweep.resume()) {
             throw new UsageException(sweep.out() + " already holds a sweep; continue it with --resume or choose"
                     + " another --out.");
@@ -187,6 +181,7 @@ public final class Bench {
             }
         }
         Map<String, Set<Integer>> done = Repetitions.done(runs);
+        int keptBefore = runs.size();
         Files.createDirectories(sweep.out().resolve("hgrm"));
         Files.createDirectories(sweep.out().resolve("logs"));
         if (sweep.jfr()) {
@@ -200,10 +195,10 @@ public final class Bench {
             console.printf(Locale.ROOT, "bench: resuming in %s: %d measured windows kept, %d to measure%n",
                     sweep.out(), runs.size(), total);
         }
-        long minutes = (long) Math.ceil(estimateSeconds(todo) / 60);
-        console.printf(Locale.ROOT, "bench: %d combinations x %d repetitions, %d windows to measure: about %s%n",
-                sweep.combinations().size(), sweep.repeat(), total,
-                minutes < 60 ? minutes + " min" : minutes / 60 + " h " + minutes % 60 + " min");
+        Estimate estimate = Estimate.of(todo.stream().map(t -> new Estimate.Repetition(t.combination(),
+                t.points().size())).toList(), sweep.warmup(), sweep.steady(), sweep.duration(), sweep.target() != null);
+        console.printf(Locale.ROOT, "bench: %d combinations x %d repetitions, %d windows to measure: %s%n",
+                sweep.combinations().size(), sweep.repeat(), total, estimate.describe(sweep.steady()));
         console.flush();
         int[] progress = {0};
         long started = System.nanoTime();
@@ -240,7 +235,8 @@ public final class Bench {
                 }
             }
         }
-        Provenance.finish(sweep.out());
+        added = runs.size() - keptBefore;
+        Provenance.finish(sweep.out(), Map.of("stopped", stopped, "windows_measured", added));
         if (rows.isEmpty()) {   // stopped before a first window: no figure, so no table or report
             if (!stopped) {
                 console.println("bench: no window was measured.");
@@ -250,32 +246,21 @@ public final class Bench {
             console.println("bench: report in " + Report.write(sweep.out(), baselineId()).toAbsolutePath());
         }
         console.flush();
-        if (stopped && runs.isEmpty()) {   // nothing for --resume to go on from
-            console.printf(Locale.ROOT, "bench: stopped before a first window; nothing kept in %s: run the same"
-                    + " command again to start over%n", sweep.out());
-            console.flush();
-            return -1;
-        }
         if (stopped) {
-            console.printf(Locale.ROOT, "bench: stopped; %d measured windows kept in %s; measure the rest with the"
-                    + " same flags and --resume --out=%s%n", runs.size(), sweep.out(), sweep.out());
-            console.flush();
             return -1;
         }
         return (int) rows.stream().filter(r -> !r.valid()).count();
     }
 
-    /** The time the tasks will take, for the estimate printed up front. */
-    private double estimateSeconds(List<Task> todo) {
-        double seconds = 0;
-        for (Task t : todo) {
-            seconds += sweep.target() == null ? SETUP_SECONDS : 0;
-            for (int i = 0; i < t.points().size(); i++) {
-                seconds += sweep.duration().toNanos() / 1e9 + (sweep.steady() == null
-                        ? sweep.warmup().toNanos() / 1e9 : i == 0 ? AUTO_FIRST_SECONDS : AUTO_LATER_SECONDS);
-            }
-        }
-        return seconds;
+    /**
+     * After {@link #run} returned -1, the sentence that says so (for stderr): what is kept and how to go on. A sweep
+     * stopped before its first window is resumed as well: its provenance record holds its settings.
+     */
+    public String stoppedSentence() {
+        String kept = runs.isEmpty() ? "stopped before a first window" : "stopped; " + runs.size()
+                + " measured windows kept in " + sweep.out();
+        return kept + "; measure " + (runs.isEmpty() ? "it" : "the rest") + " with the same flags and --resume --out="
+                + sweep.out() + ".";
     }
 
     /** The points of one repetition of a combination against one server ({@code server} null: not started here). */

@@ -71,9 +71,10 @@ final class CombinationCheck {
             p.destroyForcibly().waitFor();
             return "failed verification: no answer within 5 minutes; see " + log;
         }
-        if (p.exitValue() == 0) {
+        if (p.exitValue() == 0) {   // passed, warnings included: verify exits 1 only when a check failed
             return null;
         }
+        // verify prints a failed combination's failed checks first, each indented, then its warnings.
         String why = Files.readAllLines(log).stream().filter(l -> l.startsWith("    ")).map(String::strip)
                 .findFirst().orElse("exit code " + p.exitValue());
         return "failed verification: " + why + " (see " + log.getFileName() + ")";

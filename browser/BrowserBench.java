@@ -46,9 +46,15 @@ public final class BrowserBench {
     }
 
     /** Server start-up and stop, browser start, per server JVM (measured on a 2-core machine: 3 to 6 s). */
-    private static final double SETUP_SECONDS = 6;
-    /** Beyond the items' time, a load's own: navigation, reading, a fresh tab (about 0.3 s). */
-    private static final double LOAD_SECONDS = 0.4;
+    static final double SETUP_SECONDS = 6;
+    /**
+     * Beyond the items' time, a load's own: a fresh tab and the navigation (about 0.3 s), then the reading, which
+     * waits for 250 ms without a new paint after the load event (Chromium.READ) and a frame or more for the paints
+     * to be reported. The estimate once counted 0.4 s, without that wait, and undershot.
+     */
+    static final double LOAD_SECONDS = 0.7;
+    /** This JVM's own start and the report written at the end, once per run: the estimate once left them out. */
+    static final double START_SECONDS = 5;
 
     private final Plan plan;
     private final PrintWriter console;
@@ -70,22 +76,43 @@ public final class BrowserBench {
     private record Group(String server, String engine, List<Combination> progressive, Combination buffered) {
     }
 
+    /**
+     * The run's time in seconds, said before it starts: {@code progressive}, per server and engine, how many
+     * progressive combinations are measured beside its buffered one (0: the buffered one alone). Each is loaded
+     * {@code runs} times and once to warm up, alternating with the buffered one.
+     */
+    static double estimateSeconds(List<Integer> progressive, List<Page<?>> pages, int runs, Duration delay,
+                                  boolean target) {
+        double loadSeconds = pages.stream().mapToDouble(p -> p.items().size() * delay.toNanos() / 1e9
+                + LOAD_SECONDS).sum();
+        double seconds = START_SECONDS;
+        for (int n : progressive) {
+            int kinds = n * 2 + (n == 0 ? 1 : 0);
+            seconds += kinds * (runs + 1) * loadSeconds + (target ? SETUP_SECONDS : (n + 1) * SETUP_SECONDS);
+        }
+        return seconds;
+    }
+
+    /** The line said before the run: what it measures and about how long it takes. */
+    static String summary(int pairs, int combinations, int pages, int runs, Duration delay, double seconds) {
+        long minutes = (long) Math.ceil(seconds / 60);
+        return String.format(Locale.ROOT, "browser: %s, %s beside buffered, %s, %s each at %s per item: about %s",
+                count(pairs, "server and engine pair"), count(combinations, "combination"), count(pages, "page"),
+                count(runs, "run"), Durations.format(delay), count(minutes, "minute"));
+    }
+
+    private static String count(long n, String singular) {
+        return n + " " + singular + (n == 1 ? "" : "s");
+    }
+
     /** Runs it; returns the number of rows that are not valid, or -1 when it was stopped before the end. */
     public int run() throws IOException, InterruptedException {
         Files.createDirectories(plan.out().resolve("logs"));
         List<Group> groups = groups();
-        double itemsSeconds = plan.pages().stream().mapToDouble(p -> p.items().size() * plan.delay().toNanos() / 1e9
-                + LOAD_SECONDS).sum();
-        double seconds = 0;
-        for (Group g : groups) {
-            int kinds = g.progressive().size() * 2 + (g.progressive().isEmpty() ? 1 : 0);
-            seconds += kinds * (plan.runs() + 1) * itemsSeconds
-                    + (plan.target() == null ? (g.progressive().size() + 1) * SETUP_SECONDS : SETUP_SECONDS);
-        }
-        console.printf(Locale.ROOT, "browser: %d server and engine pairs, %d combinations beside buffered, %d pages, %d"
-                        + " runs each at %s per item: about %.0f minutes%n", groups.size(),
-                groups.stream().mapToInt(g -> Math.max(1, g.progressive().size())).sum(), plan.pages().size(),
-                plan.runs(), Durations.format(plan.delay()), Math.ceil(seconds / 60));
+        console.println(summary(groups.size(), groups.stream().mapToInt(g -> Math.max(1, g.progressive().size()))
+                .sum(), plan.pages().size(), plan.runs(), plan.delay(), estimateSeconds(groups.stream()
+                .map(g -> g.progressive().size()).toList(), plan.pages(), plan.runs(), plan.delay(),
+                plan.target() != null)));
         console.flush();
         String browserVersion = null;
         for (Group g : groups) {
@@ -103,7 +130,7 @@ public final class BrowserBench {
             BrowserCsv.write(plan.out(), rows, loads);
         }
         if (browserVersion != null) {
-            Provenance.finish(plan.out());
+            Provenance.finish(plan.out(), Map.of("stopped", stopped, "loads_measured", loads.size()));
         }
         BrowserCsv.write(plan.out(), rows, loads);
         printTable();
@@ -111,8 +138,6 @@ public final class BrowserBench {
                 .toAbsolutePath());
         console.flush();
         if (stopped) {
-            console.println("browser: stopped; the finished rows are kept in " + plan.out());
-            console.flush();
             return -1;
         }
         return (int) rows.stream().filter(r -> !r.valid()).count();

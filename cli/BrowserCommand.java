@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import records.BrowserCsv;
 import records.Provenance;
+import records.ResultsFolder;
 
 import java.net.URI;
 import java.nio.file.Files;
@@ -84,6 +85,7 @@ final class BrowserCommand implements Callable<Integer> {
         }
         Path folder = out != null ? out : Path.of("results", DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
                 .withZone(ZoneOffset.UTC).format(Instant.now()));
+        ResultsFolder.checkWritable(folder, "--out");
         if (Files.exists(folder.resolve(BrowserCsv.FILE))) {
             throw new UsageException(folder + " already holds " + BrowserCsv.FILE + "; choose another --out.");
         }
@@ -115,13 +117,22 @@ final class BrowserCommand implements Callable<Integer> {
         Logs.configure();
         Map<String, Object> flags = Provenance.flags(spec.commandLine().getParseResult());
         flags.put("selected", chosen.stream().map(Combination::toString).toList());
+        if (running != null) {   // which server was measured, and where: the URL as checked, its host resolved
+            flags.put("measured", running.note());
+        }
         BrowserBench bench = new BrowserBench(new BrowserBench.Plan(chosen, Registry.buffered(), chosenPages, runs,
                 measuredDelay, folder, binaries, flags, target, bufferedTarget, Registry.baselineId()),
                 spec.commandLine().getOut());
         Runnable restoreSignals = Signals.onTermination(bench::stop);
         try {
             int invalid = bench.run();
-            return invalid < 0 ? 130 : invalid == 0 ? 0 : 1;
+            if (invalid < 0) {   // 130: as shells report Ctrl-C; browser has no --resume
+                spec.commandLine().getErr().println("pssrbench: stopped; the loads finished so far are kept in "
+                        + folder + " (each row says how many runs it has).");
+                spec.commandLine().getErr().flush();
+                return 130;
+            }
+            return invalid == 0 ? 0 : 1;
         } finally {
             restoreSignals.run();
         }

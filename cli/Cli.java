@@ -65,8 +65,11 @@ public final class Cli {
         converters(cli);
         cli.setParameterExceptionHandler((ex, a) -> {
             String message = ex.getMessage();
-            ex.getCommandLine().getErr().println("pssrbench: " + message
-                    + (message.endsWith(".") ? "" : ".") + " See 'pssrbench --help'.");
+            // The help of the command that refused, where its flags are (serve's when none was named).
+            CommandLine refusing = ex.getCommandLine();
+            String help = refusing == cli ? "pssrbench --help" : "pssrbench help " + refusing.getCommandName();
+            refusing.getErr().println("pssrbench: " + message + (message.endsWith(".") ? "" : ".") + " See '"
+                    + help + "'.");
             return 2;
         });
         cli.setExecutionExceptionHandler((ex, commandLine, parsed) -> {

@@ -39,7 +39,9 @@ final class ServeCommand implements Callable<Integer> {
     String mode;
 
     @Option(names = "--host", paramLabel = "ADDR", defaultValue = ServeConfig.DEFAULT_HOST,
-            description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+            description = "Address to listen on (default: ${DEFAULT-VALUE}): this machine only; 0.0.0.0 or :: for"
+                    + " every interface, which makes the server reachable from other machines (serve says so on"
+                    + " stderr).")
     String host;
 
     @Option(names = "--port", paramLabel = "N", defaultValue = "8080",
@@ -107,12 +109,16 @@ final class ServeCommand implements Callable<Integer> {
         Server.Running running = config.server().start(config.listen(), site);
         CountDownLatch stop = new CountDownLatch(1);
         Signals.onTermination(stop::countDown);
-        System.out.printf(Locale.ROOT, "pssrbench: serving http://%s:%d/ server=%s engine=%s mode=%s delay=%s%n",
-                config.host(), running.port(), config.server().id(), config.engine().id(),
-                config.mode().id(), Durations.format(config.delay()));
+        String url = ListenAddress.url(config.host(), running.port());
+        System.out.printf(Locale.ROOT, "pssrbench: serving %s server=%s engine=%s mode=%s delay=%s%n",
+                url, config.server().id(), config.engine().id(), config.mode().id(), Durations.format(config.delay()));
         if (demo) {
-            System.out.printf(Locale.ROOT, "pssrbench: demo at http://%s:%d%s (progressive and buffered side by"
-                    + " side)%n", config.host(), running.port(), Demo.PATH);
+            System.out.printf(Locale.ROOT, "pssrbench: demo at %s%s (progressive and buffered side by side)%n",
+                    url.substring(0, url.length() - 1), Demo.PATH);
+        }
+        String exposure = ListenAddress.exposure(config.host());
+        if (exposure != null) {
+            System.err.println(exposure);
         }
         System.out.flush();
         stop.await();

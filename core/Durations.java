@@ -22,6 +22,11 @@ public final class Durations {
             return Duration.ZERO;
         }
         Matcher m = FORMAT.matcher(t);
+        if (t.startsWith("-") && (t.equals("-0") || FORMAT.matcher(t.substring(1)).matches())) {
+            // Readable, only not allowed: say that, not that it cannot be read.
+            throw new UsageException("the duration '" + text + "' must not be negative; write for example 1ms, 500us"
+                    + " or 2s.");
+        }
         if (!m.matches()) {
             throw new UsageException("cannot read the duration '" + text
                     + "'; write a number and a unit, " + UNITS + ", for example 1ms, 500us or 2s.");

@@ -78,7 +78,7 @@ public final class ServerStats implements ServerStatsMXBean {
 
     @Override
     public double sourceMedianMillis(String page, int samples) {
-        Page p = Page.byId(page);
+        Page<?> p = Page.byId(page);
         double[] ms = new double[Math.max(1, samples)];
         for (int i = 0; i < ms.length; i++) {
             long start = System.nanoTime();

@@ -186,6 +186,16 @@ public final class Site implements AutoCloseable {
     }
 
     /**
+     * A request whose request line the server's library parsed but which is malformed (a method that is not an RFC
+     * 9110 token, a request target that is not a URI): 400 and close, for the servers whose library does not answer
+     * it itself. The request is not echoed.
+     */
+    public <R> R malformed(Responder<R> responder) {
+        return responder.fixed(new Reply(400, TEXT, bytes("400 Bad Request: a malformed request line\n"), false,
+                Map.of(), true));
+    }
+
+    /**
      * An HTTP/1.1 request without a Host header: 400, as RFC 9112 section 3.2 requires, for the servers whose
      * library does not check it itself.
      */
@@ -288,8 +298,11 @@ public final class Site implements AutoCloseable {
                 + "<body><div class=\"container my-4\"><h1>PssrBench</h1><p>server <b>" + c.info().server()
                 + "</b>, engine <b>" + c.engine().id() + "</b>, mode <b>" + c.mode().id() + "</b>, "
                 + Durations.format(c.delay()) + " per item</p><ul class=\"list-group\">" + links
-                + "</ul>" + (c.demoBuffered() == null ? "" : "<p class=\"mt-3\"><a class=\"btn btn-primary\" href=\""
-                + Demo.PATH + "\">The demo: progressive and buffered side by side</a></p>")
+                + "</ul><p class=\"mt-3\"><a href=\"" + ServerInfo.PATH + "\">" + ServerInfo.PATH + "</a>: how this"
+                + " server is configured, as JSON</p>" + (c.demoBuffered() == null ? "<p>The demo, progressive and"
+                + " buffered side by side, is served with <code>serve --demo</code>.</p>" : "<p class=\"mt-3\"><a"
+                + " class=\"btn btn-primary\" href=\"" + Demo.PATH + "\">The demo: progressive and buffered side by"
+                + " side</a></p>")
                 + "</div></body></html>\n";
     }
 }

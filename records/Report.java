@@ -1,10 +1,11 @@
 package records;
 
+import core.AtomicFile;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import org.jfree.chart.StandardChartTheme;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -47,7 +48,11 @@ public final class Report {
             if (Files.isRegularFile(folder.resolve(StressReport.FILE))) {
                 return StressReport.write(folder);
             }
-            throw new IOException(folder + " has no summary.csv, " + BrowserCsv.FILE + " or " + StressReport.FILE);
+            // A run stopped before its first row leaves its provenance record only: a report that says so.
+            if (!ResultsFolder.isPssrBench(folder)) {
+                throw new IOException(folder + " has no summary.csv, " + BrowserCsv.FILE + " or "
+                        + StressReport.FILE);
+            }
         }
         // Names and notes are cut here, once, before anything is laid out (Charts.name, Charts.text).
         List<Row> rows = Files.isRegularFile(summary) ? Summary.read(summary).stream()
@@ -57,8 +62,7 @@ public final class Report {
         Path provenanceFile = folder.resolve(Provenance.FILE);
         JsonNode provenance = Files.isRegularFile(provenanceFile) ? Provenance.read(provenanceFile) : null;
         Path html = folder.resolve("report.html");
-        Files.writeString(html, html(folder, rows, baseline, browserRows, bufferedMode, provenance),
-                StandardCharsets.UTF_8);
+        AtomicFile.write(html, html(folder, rows, baseline, browserRows, bufferedMode, provenance));
         return html;
     }
 
@@ -88,6 +92,10 @@ public final class Report {
                     .append(BrowserCsv.FILE).append("\">").append(BrowserCsv.FILE).append("</a> (every load in <a")
                     .append(" href=\"").append(BrowserCsv.RUNS_FILE).append("\">").append(BrowserCsv.RUNS_FILE)
                     .append("</a>): <a href=\"#browser\">in a browser</a>.</p>\n");
+        }
+        if (summaryRows == null && browserRows == null) {
+            h.append("<p>Nothing was measured in this folder yet: the run recorded below stopped before its first"
+                    + " row (bench continues it with <code>--resume</code>).</p>\n");
         }
         h.append(ProvenanceSection.setup(provenance));
         StandardChartTheme theme = Charts.theme();   // one look for every chart of the page

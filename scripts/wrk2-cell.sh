@@ -11,7 +11,7 @@ usage: scripts/wrk2-cell.sh --server ID --engine ID --mode ID [options]
   --server ID        server (as in: java -jar target/pssrbench.jar list)
   --engine ID        template engine
   --mode ID          approach
-  --page ID          presentations or stocks (default: stocks)
+  --page ID          page (as in: java -jar target/pssrbench.jar list --pages; default: stocks)
   --connections N    connections (default: 128)
   --rate N           wrk2's constant rate, requests/s (required unless --closed-loop)
   --duration D       measured run, wrk units s/m (default: 40s: wrk2's 10 s calibration + 30 s; at least that)
@@ -80,7 +80,6 @@ if [ -z "$server" ] || [ -z "$engine" ] || [ -z "$mode" ]; then
     usage >&2
     die "--server, --engine and --mode are required."
 fi
-case "$page" in presentations|stocks) ;; *) die "unknown page '$page'; valid pages: presentations, stocks." ;; esac
 case "$connections" in ''|*[!0-9]*) die "--connections takes a whole number." ;; esac
 case "$threads" in ''|*[!0-9]*) die "--threads takes a whole number." ;; esac
 [ "$threads" -le "$connections" ] || threads=$connections
@@ -100,6 +99,9 @@ root=$(cd "$here/.." && pwd)
 . "$here/java-env.sh"
 jar="$root/target/pssrbench.jar"
 [ -f "$jar" ] || die "no $jar; build it first: mvn -B package -DskipTests"
+# The pages come from PssrBench's registry, not from a list kept here.
+pages=$("$JAVA_HOME/bin/java" -jar "$jar" list --pages)
+echo "$pages" | grep -qx -- "$page" || die "unknown page '$page'; valid pages: $(echo "$pages" | paste -sd, - | sed 's/,/, /g')."
 
 speaks_rate() {   # wrk2's usage names -R/--rate, Debian's wrk's does not; both print it when run bare
     "$1" 2>&1 | grep -q -- '--rate'

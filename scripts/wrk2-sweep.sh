@@ -12,7 +12,7 @@ usage: scripts/wrk2-sweep.sh [options]
   --server LIST       servers, comma-separated (default: all, from 'list')
   --engine LIST       engines (default: all)
   --mode LIST         modes (default: all)
-  --page LIST         pages (default: presentations,stocks)
+  --page LIST         pages (default: all, from 'list --pages')
   --connections LIST  connection counts (default: 128)
   --fractions LIST    rates as percentages of the closed-loop maximum (default: 25,50,75,90)
   --rate LIST         fixed rates instead of fractions (requests/s); skips the closed-loop search
@@ -41,7 +41,7 @@ run() {
     "$@"
 }
 
-servers="" engines="" modes="" pages="presentations,stocks" connections=128 fractions="25,50,75,90" rates=""
+servers="" engines="" modes="" pages="" connections=128 fractions="25,50,75,90" rates=""
 duration=40s probe=20s warmup=10s delay=1ms out="" target=""
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -79,6 +79,11 @@ in_list() {   # in_list WORD LIST: LIST empty means any
 
 echo "+ java -jar $jar list" >&2
 combinations=$("$JAVA_HOME/bin/java" -jar "$jar" list)
+# Every page by default, from PssrBench's registry, not from a list kept here (each cell checks the ids).
+if [ -z "$pages" ]; then
+    echo "+ java -jar $jar list --pages" >&2
+    pages=$("$JAVA_HOME/bin/java" -jar "$jar" list --pages | paste -sd, -)
+fi
 selected=$(echo "$combinations" | while read -r s e m; do
     if in_list "$s" "$servers" && in_list "$e" "$engines" && in_list "$m" "$modes"; then echo "$s $e $m"; fi
 done)

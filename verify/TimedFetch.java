@@ -19,7 +19,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * One GET with the JDK's HTTP/1.1 client, timing when the headers and each piece of the body arrived (relative to
@@ -151,5 +154,23 @@ public record TimedFetch(int status, HttpHeaders headers, byte[] body, long head
             }
         }
         return null;
+    }
+
+    /** The fetch, within 10 s and four times the items' time; a failed one as its own exception. */
+    static TimedFetch await(CompletableFuture<TimedFetch> f, double itemsMs) throws Exception {
+        try {
+            return f.get(10_000 + (long) (itemsMs * 4), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        } catch (TimeoutException e) {
+            f.cancel(true);
+            throw new TimeoutException("no complete response in time");
+        }
+    }
+
+    /** A failed fetch's exception in a few words. */
+    static String describe(Throwable e) {
+        return e instanceof java.io.IOException ? why(e)
+                : e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
     }
 }

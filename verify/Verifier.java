@@ -20,9 +20,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * TechEmpower-style verification, run before anything is measured: each combination is started on an ephemeral
@@ -34,7 +31,8 @@ public final class Verifier {
 
     /** The in-memory renderings every served page must equal, computed (and cross-checked) once. */
     private final Map<Page, byte[]> expected = new java.util.LinkedHashMap<>();
-    private final List<String> engineProblems = new ArrayList<>();
+    /** The in-memory checks of every engine, made once: part of every combination's result. */
+    private final List<Check> engineChecks;
     /**
      * The smallest per-item delay at which progressive arrival can be told from noise. The tightest rule below is
      * the lag's: an item may arrive half a delay after it exists. Under 10 ms that is under 5 ms, which the
@@ -75,19 +73,22 @@ public final class Verifier {
         this.delay = delay;
         this.concurrency = concurrency;
         this.progressive = progressive;
+        Verdicts v = new Verdicts();
         Reference.renderAll(engines).forEach((page, byEngine) -> {
             var first = byEngine.entrySet().iterator().next();
             expected.put(page, first.getValue());
             byEngine.forEach((engine, bytes) -> {
                 if (!Arrays.equals(bytes, first.getValue())) {
-                    engineProblems.add(page.id() + ": engine " + engine.id() + " renders other bytes than "
+                    v.fail(Check.Name.ENGINES, page.id() + ": engine " + engine.id() + " renders other bytes than "
                             + first.getKey().id() + " " + Reference.firstDifference(first.getValue(), bytes));
                 }
             });
             Reference.check(page, new String(first.getValue(), java.nio.charset.StandardCharsets.UTF_8))
-                    .forEach(p -> engineProblems.add(page.id() + ": " + p));
+                    .forEach(p -> v.fail(Check.Name.ENGINES, page.id() + ": " + p));
         });
-        engineProblems.addAll(Reference.fragmentProblems(engines));
+        Reference.fragmentProblems(engines).forEach(p -> v.fail(Check.Name.ENGINES, p));
+        v.checked(Check.Name.ENGINES);
+        engineChecks = v.list();
     }
 
     /** Whether progressive arrival is checked: only at a delay of at least {@link #MIN_DELAY}. */
@@ -102,25 +103,56 @@ public final class Verifier {
                 + " the server with --delay=50ms to check it too).";
     }
 
-    /** The verdict on one page of one combination. */
     /**
-     * {@code lagMs}: the median over items of (when the item's markup had fully arrived) minus (when the item was
-     * emitted, estimated from the head's arrival and the source's measured period): about 0 when each item goes
-     * out as soon as it is rendered, one delay for an engine that reads one item ahead.
+     * The verdict on one page of one combination: every check made, passed, warned or failed. {@code lagMs}: the
+     * median over items of (when the item's markup had fully arrived) minus (when the item was emitted, estimated
+     * from the head's arrival and the source's measured period): about 0 when each item goes out as soon as it is
+     * rendered, one delay for an engine that reads one item ahead.
      */
-    public record PageResult(Page page, double ttfbMs, double totalMs, int chunks, double lagMs,
-                             List<String> problems) {
-    }
-
-    /** The verdict on one combination; {@link #ok()} only if every page passed. */
-    public record Result(Combination combination, List<PageResult> pages, List<String> problems) {
-        public boolean ok() {
-            return problems.isEmpty() && pages.stream().allMatch(p -> p.problems().isEmpty());
+    public record PageResult(Page page, double ttfbMs, double totalMs, int chunks, double lagMs, List<Check> checks) {
+        public PageResult {
+            checks = List.copyOf(checks);
         }
 
+        public Check.Status status() {
+            return checks.stream().map(Check::status).reduce(Check.Status.PASS, Check::worst);
+        }
+    }
+
+    /**
+     * The verdict on one combination: its own checks (the engines', the start) and each page's. It passes unless a
+     * check failed; warnings are said but pass.
+     */
+    public record Result(Combination combination, List<PageResult> pages, List<Check> checks) {
+        public Result {
+            pages = List.copyOf(pages);
+            checks = List.copyOf(checks);
+        }
+
+        public Check.Status status() {
+            return pages.stream().map(PageResult::status).reduce(checks.stream().map(Check::status)
+                    .reduce(Check.Status.PASS, Check::worst), Check::worst);
+        }
+
+        public boolean ok() {
+            return status() != Check.Status.FAIL;
+        }
+
+        /** The failed checks' messages, each page's prefixed with its id. */
         public List<String> allProblems() {
-            List<String> all = new ArrayList<>(problems);
-            pages.forEach(p -> p.problems().forEach(x -> all.add(p.page().id() + ": " + x)));
+            return messages(Check.Status.FAIL);
+        }
+
+        /** The warnings' messages, each page's prefixed with its id. */
+        public List<String> warnings() {
+            return messages(Check.Status.WARN);
+        }
+
+        private List<String> messages(Check.Status status) {
+            List<String> all = new ArrayList<>();
+            checks.stream().filter(c -> c.status() == status).forEach(c -> all.add(c.message()));
+            pages.forEach(p -> p.checks().stream().filter(c -> c.status() == status)
+                    .forEach(c -> all.add(p.page().id() + ": " + c.message())));
             return all;
         }
     }
@@ -134,10 +166,11 @@ public final class Verifier {
             running = combination.server().start(config.listen(), site);
         } catch (RuntimeException e) {
             site.close();
-            return new Result(combination, List.of(), List.of("cannot start: " + e.getMessage()));
+            return new Result(combination, List.of(), List.of(Check.fail(Check.Name.START,
+                    "cannot start: " + e.getMessage())));
         }
         try {
-            return verify(combination, URI.create("http://" + config.host() + ":" + running.port()));
+            return verify(combination, URI.create(core.ListenAddress.url(config.host(), running.port())));
         } finally {
             running.close();
             site.close();
@@ -146,180 +179,94 @@ public final class Verifier {
 
     /** Verifies a server that is already running at {@code base} (for example {@code http://127.0.0.1:8080}). */
     public Result verify(Combination combination, URI base) {
-        List<String> problems = new ArrayList<>(engineProblems);
         List<PageResult> pages = new ArrayList<>();
         HttpClient client = TimedFetch.client();
         try {
             for (Page page : Page.values()) {
-                pages.add(verifyPage(client, base.resolve(page.path()), page, combination));
+                pages.add(verifyPage(client, base.resolve(page.path()), page, combination, true));
             }
         } finally {
             client.shutdownNow();
         }
-        return new Result(combination, pages, problems);
-    }
-
-    private PageResult verifyPage(HttpClient client, URI uri, Page page, Combination combination) {
-        return verifyPage(client, uri, page, combination, true);
+        return new Result(combination, pages, engineChecks);
     }
 
     /**
-     * {@code retry}: when the only problems are timing ones, measure once more. A stall of a busy machine (a
+     * {@code retry}: when the only failures are timing ones, measure once more. A stall of a busy machine (a
      * collection, another process) can delay one response's items by more than the rules allow; a combination that
-     * really streams otherwise than it declares fails every measurement the same way.
+     * really streams otherwise than it declares fails every measurement the same way. Failures that the second
+     * measurement clears are kept as warnings.
      */
     private PageResult verifyPage(HttpClient client, URI uri, Page page, Combination combination, boolean retry) {
-        List<String> problems = new ArrayList<>();
+        Verdicts v = new Verdicts();
         byte[] want = expected.get(page);
         int items = page.items().size();
         double itemsMs = items * delay.toNanos() / 1e6;
         TimedFetch fetch;
         try {
-            await(TimedFetch.get(client, uri), itemsMs);   // warm-up: class loading and JIT are not under test
-            fetch = await(TimedFetch.get(client, uri), itemsMs);
+            // warm-up: class loading and JIT are not under test
+            TimedFetch.await(TimedFetch.get(client, uri), itemsMs);
+            fetch = TimedFetch.await(TimedFetch.get(client, uri), itemsMs);
         } catch (Exception e) {
-            problems.add("GET " + uri.getPath() + " failed: " + describe(e));
-            return new PageResult(page, Double.NaN, Double.NaN, 0, Double.NaN, problems);
+            v.fail(Check.Name.FETCH, "GET " + uri.getPath() + " failed: " + TimedFetch.describe(e));
+            return new PageResult(page, Double.NaN, Double.NaN, 0, Double.NaN, v.list());
         }
-        checkResponse(fetch, want, problems);
-        if (problems.isEmpty()) {
+        v.checked(Check.Name.FETCH);
+        checkResponse(fetch, want, v);
+        if (!v.failed()) {
             Reference.check(page, new String(fetch.body(), java.nio.charset.StandardCharsets.UTF_8))
-                    .forEach(problems::add);
+                    .forEach(p -> v.fail(Check.Name.REFERENCE, p));
+            v.checked(Check.Name.REFERENCE);
         }
         double ttfbMs = fetch.ttfbNanos() / 1e6;
         double totalMs = fetch.totalNanos() / 1e6;
-        double spreadMs = (fetch.totalNanos() - fetch.ttfbNanos()) / 1e6;
-        if (!progressive) {
-            problems.addAll(concurrent(client, uri, want, itemsMs));
-            return new PageResult(page, ttfbMs, totalMs, fetch.chunks(), Double.NaN, problems);
-        }
-        Streaming declared = combination.mode().streaming(combination.engine());
-        if (declared.afterData()) {
-            // Declared not to stream (the buffered mode, or an engine that collects its loop): checked as such,
-            // so that a page sent after its data is never reported as progressive, nor failed for not being so.
-            checkAfterData(fetch, combination, want, itemsMs, problems);
-            if (retry && timingOnly(problems)) {
-                return verifyPage(client, uri, page, combination, false);
-            }
-            problems.addAll(concurrent(client, uri, want, itemsMs));
-            return new PageResult(page, ttfbMs, totalMs, fetch.chunks(), Double.NaN, problems);
-        }
-        // Progressive: the head must come before a quarter of the items could have been produced, and the body
-        // must come in several pieces spread over at least half the time the items take.
-        if (ttfbMs > itemsMs / 4) {
-            problems.add(String.format(Locale.ROOT, "not progressive: first byte after %.1f ms, later than a"
-                    + " quarter of the %.0f ms the %d items take", ttfbMs, itemsMs, items));
-        }
-        if (fetch.chunks() < items / 2) {
-            problems.add("not progressive: the body arrived in " + fetch.chunks() + " pieces for " + items + " items");
-        }
-        if (spreadMs < itemsMs / 2) {
-            problems.add(String.format(Locale.ROOT, "not progressive: the body arrived within %.1f ms, less than half"
-                    + " of the %.0f ms the items take", spreadMs, itemsMs));
-        }
         double lagMs = Double.NaN;
-        if (problems.isEmpty()) {
-            lagMs = medianLagMs(fetch, page.itemEnds(fetch.body()), items);
-            int lookahead = declared.lookahead();
-            double delayMs = delay.toNanos() / 1e6;
-            double allowedMs = (lookahead + 0.5) * delayMs;
-            if (lagMs > allowedMs) {
-                problems.add(String.format(Locale.ROOT, "not progressive: items arrive %.1f ms after they exist"
-                        + " (median), more than the %.1f ms that a lookahead of %d allows", lagMs, allowedMs,
-                        lookahead));
-            } else if (lookahead > 0 && lagMs < (lookahead - 0.5) * delayMs) {
-                // A declaration that undersells the engine is wrong too: users read it to choose an engine.
-                problems.add(String.format(Locale.ROOT, "items arrive %.1f ms after they exist (median), sooner"
-                        + " than the declared lookahead of %d (%.0f ms): the engine's declaration is wrong", lagMs,
-                        lookahead, lookahead * delayMs));
+        if (progressive) {
+            Streaming declared = combination.mode().streaming(combination.engine());
+            if (declared.afterData()) {
+                // Declared not to stream (the buffered mode, or an engine that collects its loop): checked as such,
+                // so that a page sent after its data is never reported as progressive, nor failed for not being so.
+                Arrival.checkAfterData(fetch, combination, want, delay, items, v);
+            } else {
+                lagMs = Arrival.checkProgressive(fetch, page, declared, delay, v);
+            }
+            if (retry && v.failedOnTimingOnly()) {
+                PageResult again = verifyPage(client, uri, page, combination, false);
+                if (again.status() == Check.Status.FAIL) {
+                    return again;
+                }
+                List<Check> checks = new ArrayList<>(again.checks());
+                v.failures().forEach(f -> checks.add(Check.warn(f.name(), f.message() + " (the first measurement;"
+                        + " the second passed)")));
+                return new PageResult(page, again.ttfbMs(), again.totalMs(), again.chunks(), again.lagMs(), checks);
             }
         }
-        if (retry && timingOnly(problems)) {
-            return verifyPage(client, uri, page, combination, false);
-        }
-        problems.addAll(concurrent(client, uri, want, itemsMs));
-        return new PageResult(page, ttfbMs, totalMs, fetch.chunks(), lagMs, problems);
+        concurrent(client, uri, want, itemsMs, v);
+        return new PageResult(page, ttfbMs, totalMs, fetch.chunks(), lagMs, v.list());
     }
 
-    /**
-     * The median over items of (when the item's markup had fully arrived) minus (when the item was emitted,
-     * estimated from the head's arrival and the source's measured period). The source's real period is a little
-     * longer than the delay (each timer starts when the previous item is emitted); the last item's arrival
-     * calibrates it, whatever the engine's lookahead, because the last item and the end of the data come together.
-     */
-    private static double medianLagMs(TimedFetch fetch, int[] ends, int items) {
-        long[] arrivals = new long[items];
-        for (int i = 0; i < items; i++) {
-            arrivals[i] = fetch.arrivalOf(ends[i] - 1);
-        }
-        return medianLagNanos(fetch.ttfbNanos(), arrivals) / 1e6;
-    }
-
-    /**
-     * The median lag in nanoseconds, from when the head arrived ({@code head}) and when each item's markup had
-     * fully arrived ({@code arrivals}, in item order, on the same clock), as {@link #medianLagMs} explains: the
-     * tests' renders without a server measure it the same way.
-     */
-    public static double medianLagNanos(long head, long[] arrivals) {
-        int items = arrivals.length;
-        double period = (arrivals[items - 1] - head) / (double) items;
-        double[] lags = new double[items];
-        for (int i = 0; i < items; i++) {
-            lags[i] = arrivals[i] - head - (i + 1) * period;
-        }
-        Arrays.sort(lags);
-        return lags[items / 2];
-    }
-
-    /**
-     * A page declared to be sent after its data: its first byte must come after the last item could exist, the
-     * whole body within one delay of it, and, when the mode sends it whole, with its exact {@code Content-Length}.
-     */
-    private void checkAfterData(TimedFetch fetch, Combination combination, byte[] want, double itemsMs,
-                                List<String> problems) {
-        double ttfbMs = fetch.ttfbNanos() / 1e6;
-        double spreadMs = (fetch.totalNanos() - fetch.ttfbNanos()) / 1e6;
-        double delayMs = delay.toNanos() / 1e6;
-        if (ttfbMs < itemsMs - delayMs / 2) {
-            problems.add(String.format(Locale.ROOT, "declared to send the page after its data, but the first byte"
-                    + " came after %.1f ms, before the %.0f ms the items take", ttfbMs, itemsMs));
-        }
-        if (spreadMs > delayMs) {
-            problems.add(String.format(Locale.ROOT, "declared to send the page after its data, but the body took"
-                    + " %.1f ms after its first byte, more than one delay", spreadMs));
-        }
-        if (combination.mode().wholePage()) {
-            String length = fetch.headers().firstValue("content-length").orElse("none");
-            if (!length.equals(String.valueOf(want.length))) {
-                problems.add("a page sent whole needs Content-Length " + want.length + ", got " + length);
-            }
-        }
-    }
-
-    /** Whether there are problems and all are about when bytes arrived (the prefixes the checks above use). */
-    private static boolean timingOnly(List<String> problems) {
-        return !problems.isEmpty() && problems.stream().allMatch(p -> p.startsWith("not progressive")
-                || p.startsWith("declared to send") || p.startsWith("items arrive"));
-    }
-
-    private static void checkResponse(TimedFetch fetch, byte[] want, List<String> problems) {
+    private static void checkResponse(TimedFetch fetch, byte[] want, Verdicts v) {
         if (fetch.status() != 200) {
-            problems.add("status " + fetch.status() + ", expected 200");
+            v.fail(Check.Name.STATUS, "status " + fetch.status() + ", expected 200");
             return;
         }
+        v.checked(Check.Name.STATUS);
         String type = fetch.headers().firstValue("content-type").orElse("").toLowerCase(Locale.ROOT)
                 .replace(" ", "");
         if (!type.equals("text/html;charset=utf-8")) {   // Jetty writes it without the space
-            problems.add("Content-Type '" + type + "', expected 'text/html; charset=utf-8'");
+            v.fail(Check.Name.CONTENT_TYPE, "Content-Type '" + type + "', expected 'text/html; charset=utf-8'");
         }
         Optional<String> encoding = fetch.headers().firstValue("content-encoding");
-        encoding.ifPresent(e -> problems.add("compressed (Content-Encoding " + e + "): compression defeats streaming"));
+        encoding.ifPresent(e -> v.fail(Check.Name.ENCODING, "compressed (Content-Encoding " + e + "): compression"
+                + " defeats streaming"));
         if (!Arrays.equals(fetch.body(), want)) {
-            problems.add("body differs from the engines' rendering " + Reference.firstDifference(want, fetch.body()));
+            v.fail(Check.Name.BODY, "body differs from the engines' rendering "
+                    + Reference.firstDifference(want, fetch.body()));
         }
+        v.checked(Check.Name.CONTENT_TYPE, Check.Name.ENCODING, Check.Name.BODY);
     }
 
-    private List<String> concurrent(HttpClient client, URI uri, byte[] want, double itemsMs) {
+    private void concurrent(HttpClient client, URI uri, byte[] want, double itemsMs, Verdicts v) {
         List<CompletableFuture<TimedFetch>> all = new ArrayList<>();
         for (int i = 0; i < concurrency; i++) {
             all.add(TimedFetch.get(client, uri));
@@ -329,7 +276,7 @@ public final class Verifier {
         String example = null;
         for (CompletableFuture<TimedFetch> f : all) {
             try {
-                TimedFetch fetch = await(f, itemsMs * Math.max(1, concurrency / 10.0));
+                TimedFetch fetch = TimedFetch.await(f, itemsMs * Math.max(1, concurrency / 10.0));
                 if (fetch.status() != 200 || !Arrays.equals(fetch.body(), want)) {
                     wrong++;
                     example = example != null ? example : "status " + fetch.status() + ", " + fetch.body().length
@@ -337,29 +284,13 @@ public final class Verifier {
                 }
             } catch (Exception e) {
                 failed++;
-                example = example != null ? example : describe(e);
+                example = example != null ? example : TimedFetch.describe(e);
             }
         }
-        if (failed + wrong == 0) {
-            return List.of();
+        if (failed + wrong > 0) {
+            v.fail(Check.Name.CONCURRENCY, concurrency + " concurrent requests: " + failed + " failed and " + wrong
+                    + " returned another body (e.g. " + example + ")");
         }
-        return List.of(concurrency + " concurrent requests: " + failed + " failed and " + wrong
-                + " returned another body (e.g. " + example + ")");
-    }
-
-    private static TimedFetch await(CompletableFuture<TimedFetch> f, double itemsMs) throws Exception {
-        try {
-            return f.get(10_000 + (long) (itemsMs * 4), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof Exception cause ? cause : e;
-        } catch (TimeoutException e) {
-            f.cancel(true);
-            throw new TimeoutException("no complete response in time");
-        }
-    }
-
-    private static String describe(Throwable e) {
-        return e instanceof java.io.IOException ? TimedFetch.why(e)
-                : e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+        v.checked(Check.Name.CONCURRENCY);
     }
 }

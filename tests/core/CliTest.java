@@ -74,6 +74,7 @@ public class CliTest {
         refused("write a number and a unit", "--delay=5");
         refused("write a number and a unit", "--delay=fast");
         refused("--port must be between 0 and 65535", "--port=70000");
+        refused("--host=0 is a shorthand that hides which address it means (0 is every interface)", "--host=0");
         refused("Unknown option: '--colour=red'", "--colour=red");
         refused("unknown server 'tomcat'", "verify", "--server=nima,tomcat");
         refused("at least 10ms", "verify", "--delay=1ms");
@@ -94,6 +95,23 @@ public class CliTest {
         refused("--target takes an http:// URL", "bench", "--target=localhost:8080");
         refused("--all selects every combination", "bench", "--all", "--engine=pebble");
         refused("no such folder", "report", "/nonexistent/pssrbench");
+    }
+
+    /** A refused flag points to the help of the command that refused it, where that flag is described. */
+    @Test
+    void aRefusedFlagPointsToItsCommandsHelp() {
+        Run bench = run("bench", "--duration=3");
+        assertTrue(bench.err().endsWith(" See 'pssrbench help bench'.\n"), bench.err());
+        Run serve = run("--delay=fast");
+        assertTrue(serve.err().endsWith(" See 'pssrbench help serve'.\n"), serve.err());
+    }
+
+    /** A negative duration can be read: it is refused for being negative, not for being unreadable. */
+    @Test
+    void aNegativeDurationIsToldItMustNotBeNegative() {
+        refused("the duration '-5ms' must not be negative", "--delay=-5ms");
+        refused("the duration '-1s' must not be negative", "bench", "--duration=-1s");
+        refused("cannot read the duration '-fast'", "--delay=-fast");
     }
 
     @Test

@@ -39,6 +39,25 @@ class DemoTest {
         return new Servers.Started(site, config.server().start(config.listen(), site));
     }
 
+    /** The index page links /info.json, and says how to get the demo when it is not served. */
+    @Test
+    void theIndexPageLinksInfoJsonAndNamesTheDemo() throws Exception {
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        try (Servers.Started plain = Servers.start(config("nima", "virtual")); Servers.Started demo =
+                demo(config("nima", "virtual"))) {
+            Document index = Jsoup.parse(client.send(HttpRequest.newBuilder(plain.uri("/")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body());
+            assertEquals(1, index.select("a[href=" + ServerInfo.PATH + "]").size(), index.html());
+            assertTrue(index.text().contains("is served with serve --demo"), index.text());
+            Document withDemo = Jsoup.parse(client.send(HttpRequest.newBuilder(demo.uri("/")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body());
+            assertEquals(1, withDemo.select("a[href=" + ServerInfo.PATH + "]").size(), withDemo.html());
+            assertEquals(1, withDemo.select("a[href=" + Demo.PATH + "]").size(), withDemo.html());
+        } finally {
+            client.shutdownNow();
+        }
+    }
+
     @Test
     void theDemoServesTheBufferedVariantOfEveryPageBesideItsOwnMode() throws Exception {
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();

@@ -169,7 +169,7 @@ class RenderTest {
         // Upper bounds against a fixed schedule would fail under load (each timer starts when the previous item
         // is emitted, so the source slips behind i × delay); as verify does, the last item, which comes with the
         // end of the data whatever the lookahead, calibrates the source's real period.
-        double lag = verify.Verifier.medianLagNanos(head, java.util.Arrays.copyOfRange(sent, 1, items + 1));
+        double lag = verify.Arrival.medianLagNanos(head, java.util.Arrays.copyOfRange(sent, 1, items + 1));
         assertTrue(lag < (lookahead + 0.5) * delay, String.format(java.util.Locale.ROOT, "items sent %.1f ms after"
                 + " they exist (median), more than a lookahead of %d allows", lag / 1e6, lookahead));
         assertTrue(lag > (lookahead - 0.5) * delay, String.format(java.util.Locale.ROOT, "items sent %.1f ms after"

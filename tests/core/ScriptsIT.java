@@ -107,6 +107,47 @@ class ScriptsIT {
         assertFalse(with.out().contains("skips"), with.out());
     }
 
+    /**
+     * The launcher rebuilds the jar when one of its inputs, as the pom names them, is newer: an edit under records/
+     * does (a hand-kept list once left records/, browser/ and stress/ out), a new results folder does not (that list
+     * named results/, the output folder). Run on a copy of the launcher and the pom, whose Maven is a stand-in.
+     */
+    @Test
+    void theLauncherRebuildsForAnEditedSourceButNotForAResultsFolder(@TempDir Path root) throws Exception {
+        Files.createDirectories(root.resolve("scripts"));
+        for (String file : List.of("scripts/pssrbench", "scripts/java-env.sh", "pom.xml")) {
+            Files.copy(ROOT.resolve(file), root.resolve(file), java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+        }
+        Path bin = Files.createDirectories(root.resolve("bin"));
+        Path mvn = Files.writeString(bin.resolve("mvn"), "#!/bin/sh\necho \"maven stand-in: $*\" >&2\n");
+        assertTrue(mvn.toFile().setExecutable(true));
+        Path source = Files.createDirectories(root.resolve("records")).resolve("Row.java");
+        Files.writeString(source, "package records;\n");
+        Path jar = Files.createDirectories(root.resolve("target")).resolve("pssrbench.jar");
+        Files.writeString(jar, "");
+        java.nio.file.attribute.FileTime built = java.nio.file.attribute.FileTime.fromMillis(
+                System.currentTimeMillis() - 60_000);
+        for (Path old : List.of(root.resolve("pom.xml"), root.resolve("records"), source)) {
+            Files.setLastModifiedTime(old, java.nio.file.attribute.FileTime.fromMillis(built.toMillis() - 60_000));
+        }
+        Files.setLastModifiedTime(jar, built);
+        List<String> launch = List.of("/usr/bin/env", "PATH=" + bin + ":/usr/bin:/bin",
+                "JAVA_HOME=" + System.getProperty("java.home"), root.resolve("scripts/pssrbench").toString(), "list");
+
+        Files.writeString(Files.createDirectories(root.resolve("results/20260101T000000Z")).resolve("summary.csv"),
+                "server\n");
+        Done fresh = run(root, launch);
+        assertFalse(fresh.out().contains("building it"), "a results folder is no input of the jar: " + fresh.out());
+        assertTrue(fresh.out().contains("/bin/java -jar " + jar + " list"), fresh.out());
+
+        Files.writeString(source, "package records;\n// edited\n");
+        Done stale = run(root, launch);
+        assertTrue(stale.out().contains("pssrbench: " + jar + " is older than the sources; building it.\n"),
+                stale.out());
+        assertTrue(stale.out().contains("maven stand-in: -B -q -f " + root.resolve("pom.xml") + " package"),
+                stale.out());
+    }
+
     @Test
     void aDebianWrkWithoutDashRIsRefusedUnlessClosedLoopIsAsked(@TempDir Path out) throws Exception {
         assumeTrue(onPath("wrk"), "Debian's wrk is not installed (apt-get install wrk)");

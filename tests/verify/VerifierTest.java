@@ -14,8 +14,11 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.IntPredicate;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -25,11 +28,19 @@ class VerifierTest {
     private static final Combination ANY = Registry.combinations().get(0);
 
     private static List<String> problemsWith(Function<byte[], byte[]> body, boolean progressive) throws Exception {
+        return resultWith(body, n -> progressive).allProblems();
+    }
+
+    /** {@code progressiveAt}: whether the page's n-th request (from 1, the warm-up's) is answered progressively. */
+    private static Verifier.Result resultWith(Function<byte[], byte[]> body, IntPredicate progressiveAt)
+            throws Exception {
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         var pages = Reference.renderAll(Registry.ENGINES);
         for (Page page : Page.values()) {
             byte[] bytes = body.apply(pages.get(page).get(Registry.ENGINES.get(0)));
+            AtomicInteger requests = new AtomicInteger();
             server.createContext(page.path(), exchange -> {
+                boolean progressive = progressiveAt.test(requests.incrementAndGet());
                 exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
                 exchange.sendResponseHeaders(200, 0);
                 try (OutputStream out = exchange.getResponseBody()) {
@@ -52,9 +63,8 @@ class VerifierTest {
         server.setExecutor(java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor());
         server.start();
         try {
-            Verifier.Result r = new Verifier(Registry.ENGINES, Duration.ofMillis(25), 5)
+            return new Verifier(Registry.ENGINES, Duration.ofMillis(25), 5)
                     .verify(ANY, URI.create("http://127.0.0.1:" + server.getAddress().getPort()));
-            return r.allProblems();
         } finally {
             server.stop(0);
         }
@@ -72,6 +82,45 @@ class VerifierTest {
     void aServerThatSendsTheRightPageProgressivelyPasses() throws Exception {
         List<String> problems = problemsWith(b -> b, true);
         assertTrue(problems.isEmpty(), problems::toString);
+    }
+
+    /** Each check made has a verdict: a passing server passes every one of them, by name. */
+    @Test
+    void aPassingServerHasAPassVerdictForEveryCheckMade() throws Exception {
+        Verifier.Result r = resultWith(b -> b, n -> true);
+        assertEquals(Check.Status.PASS, r.status(), r.toString());
+        assertTrue(r.checks().contains(Check.pass(Check.Name.ENGINES)), r.checks().toString());
+        for (Verifier.PageResult page : r.pages()) {
+            assertEquals(List.of(Check.Name.FETCH, Check.Name.STATUS, Check.Name.CONTENT_TYPE, Check.Name.ENCODING,
+                    Check.Name.BODY, Check.Name.REFERENCE, Check.Name.PROGRESSIVE, Check.Name.LOOKAHEAD,
+                    Check.Name.CONCURRENCY), page.checks().stream().map(Check::name).toList(), page.toString());
+            assertTrue(page.checks().stream().allMatch(c -> c.status() == Check.Status.PASS), page.toString());
+        }
+    }
+
+    /** A page late once and then on time (a stall of a busy machine) passes with a warning that says so. */
+    @Test
+    void aTimingFailureThatASecondMeasurementClearsIsAWarning() throws Exception {
+        Verifier.Result r = resultWith(b -> b, n -> n != 2);   // the first measured request comes in one piece
+        assertEquals(Check.Status.WARN, r.status(), r.toString());
+        assertTrue(r.ok(), r.toString());
+        assertEquals(List.of(), r.allProblems());
+        assertTrue(r.warnings().stream().allMatch(w -> w.contains("not progressive") && w.endsWith("(the first"
+                + " measurement; the second passed)")) && !r.warnings().isEmpty(), r.warnings().toString());
+        for (Verifier.PageResult page : r.pages()) {
+            assertTrue(page.checks().stream().filter(c -> c.status() == Check.Status.WARN)
+                    .allMatch(c -> c.name() == Check.Name.PROGRESSIVE), page.toString());
+        }
+    }
+
+    @Test
+    void aPageSentInOnePieceEveryTimeFailsItsTimingChecks() throws Exception {
+        Verifier.Result r = resultWith(b -> b, n -> false);
+        assertEquals(Check.Status.FAIL, r.status());
+        List<Check> failed = r.pages().stream().flatMap(p -> p.checks().stream())
+                .filter(c -> c.status() == Check.Status.FAIL).toList();
+        assertTrue(!failed.isEmpty() && failed.stream().allMatch(c -> c.name().timing()), failed.toString());
+        assertEquals(List.of(), r.warnings(), "measured twice, failed twice: no warning");
     }
 
     @Test

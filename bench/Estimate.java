@@ -1,0 +1,89 @@
+package bench;
+
+import core.Combination;
+
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * How long a sweep will take, said before it starts. It counts what a sweep does, each as often as it happens:
+ * this JVM's own start (every engine's pages rendered before the first window, the report after the last), a
+ * verification per combination (a JVM of its own, once, whatever the repetitions), a server JVM per repetition of
+ * a combination, and per point its warm-up and window. An adaptive warm-up (--warmup=auto) lasts until the load is
+ * steady, which on a busy or noisy machine can mean its cap: so the estimate gives the typical time and, beside
+ * it, the time if every warm-up ran to --warmup-max. Not counted: a window measured again for being disturbed.
+ *
+ * @param typicalSeconds with adaptive warm-ups at their typical length
+ * @param mostSeconds    with every adaptive warm-up at its cap (the typical time for fixed warm-ups)
+ */
+record Estimate(double typicalSeconds, double mostSeconds) {
+
+    /** This JVM: start, every engine's pages rendered in memory, the report written at the end. */
+    static final double START_SECONDS = 5;
+    /**
+     * verify of one combination in a JVM of its own (20 ms per item, 10 concurrent requests per page). With the
+     * server's start and stop it was measured at 7 to 9 s on a 2-core machine, once counted per repetition.
+     */
+    static final double VERIFY_SECONDS = 6;
+    /** A repetition's server JVM: start, the JMX connection, the data source's floor per page, stop. */
+    static final double SERVER_SECONDS = 3;
+    /**
+     * What an adaptive warm-up takes: the first point in a fresh JVM, and each later one (the JIT has compiled the
+     * page's path by then). Measured on a 2-core machine at 128 connections: see the README.
+     */
+    static final double AUTO_FIRST_SECONDS = 22, AUTO_LATER_SECONDS = 11;
+
+    /** One repetition of one combination, as a sweep measures it: in a server JVM of its own, {@code points} of it. */
+    record Repetition(Combination combination, int points) {
+    }
+
+    /**
+     * {@code steady}: null for a fixed {@code warmup}; {@code target}: the server runs elsewhere (not verified,
+     * started or stopped here).
+     */
+    static Estimate of(List<Repetition> todo, Duration warmup, LoadGenerator.Steady steady, Duration duration,
+                       boolean target) {
+        double typical = START_SECONDS;
+        double most = START_SECONDS;
+        Set<Combination> verified = new HashSet<>();
+        for (Repetition t : todo) {
+            if (!target) {
+                double setup = SERVER_SECONDS + (verified.add(t.combination()) ? VERIFY_SECONDS : 0);
+                typical += setup;
+                most += setup;
+            }
+            for (int i = 0; i < t.points(); i++) {
+                double window = seconds(duration);
+                if (steady == null) {
+                    typical += window + seconds(warmup);
+                    most += window + seconds(warmup);
+                } else {
+                    typical += window + (i == 0 ? AUTO_FIRST_SECONDS : AUTO_LATER_SECONDS);
+                    most += window + seconds(steady.max());
+                }
+            }
+        }
+        return new Estimate(typical, most);
+    }
+
+    /** "about 3 min", and with adaptive warm-ups that may take longer, up to how long. */
+    String describe(LoadGenerator.Steady steady) {
+        String about = "about " + minutes(typicalSeconds);
+        if (steady == null || minutes(mostSeconds).equals(minutes(typicalSeconds))) {
+            return about;
+        }
+        return about + " (up to " + minutes(mostSeconds) + " if every warm-up runs to --warmup-max, "
+                + core.Durations.format(steady.max()) + ")";
+    }
+
+    private static String minutes(double seconds) {
+        long minutes = (long) Math.ceil(seconds / 60);
+        return minutes < 60 ? minutes + " min" : minutes / 60 + " h " + minutes % 60 + " min";
+    }
+
+    private static double seconds(Duration d) {
+        return d.toNanos() / 1e9;
+    }
+}
