@@ -177,8 +177,8 @@ public final class BrowserBench {
                 }
             };
         }
-        ServerProcess server = ServerProcess.serve(c, plan.delay(), plan.out().resolve("logs/" + c.server().id()
-                + "-" + c.engine().id() + "-" + c.mode().id() + ".server.log"));
+        ServerProcess server = ServerProcess.serve(core.ServeConfig.of(c, plan.delay()), plan.out().resolve("logs/"
+                + c.server().id() + "-" + c.engine().id() + "-" + c.mode().id() + ".server.log"));
         return new Served() {
             public URI url(Page<?> page) {
                 return server.base().resolve(page.path().substring(1));

@@ -44,7 +44,7 @@ final class ServeCommand implements Callable<Integer> {
                     + " stderr).")
     String host;
 
-    @Option(names = "--port", paramLabel = "N", defaultValue = "8080",
+    @Option(names = "--port", paramLabel = "N", defaultValue = "" + ServeConfig.DEFAULT_PORT,
             description = "Port to listen on; 0 picks a free one (default: ${DEFAULT-VALUE}).")
     int port;
 
@@ -74,7 +74,7 @@ final class ServeCommand implements Callable<Integer> {
             + Demo.DEFAULT_DELAY_TEXT + " unless --delay is given.")
     boolean demo;
 
-    @Option(names = "--fail-after", paramLabel = "N", defaultValue = "-1",
+    @Option(names = "--fail-after", paramLabel = "N", defaultValue = "" + ServeConfig.NEVER_FAIL,
             description = "Testing: the data source fails after N items, to exercise aborted pages"
                     + " (default: ${DEFAULT-VALUE}, never).")
     int failAfter;

@@ -3,7 +3,6 @@ package core;
 import io.reactivex.rxjava3.core.Observable;
 
 import java.io.IOException;
-import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -24,10 +23,8 @@ public final class Render {
 
     private static final Logger LOG = Logger.getLogger("pssrbench");
 
-    private final Engine engine;
-    private final Duration delay;
-    private final DataSource.Timers timers;
-    private final int failAfter;
+    /** The site's configuration: its engine, and the data source's delay, scheduler and fault. */
+    private final ServeConfig config;
     private final Page<?> page;
     private final ChunkWriter out;
     private final AtomicInteger inFlight;
@@ -40,12 +37,8 @@ public final class Render {
     /** What stops the algorithm's work on cancel ({@link #whenCancelled}). */
     private volatile Runnable onCancel;
 
-    Render(Engine engine, Duration delay, DataSource.Timers timers, int failAfter, Page<?> page, ChunkSink sink,
-           AtomicInteger inFlight) {
-        this.engine = engine;
-        this.delay = delay;
-        this.timers = timers;
-        this.failAfter = failAfter;
+    Render(ServeConfig config, Page<?> page, ChunkSink sink, AtomicInteger inFlight) {
+        this.config = config;
         this.page = page;
         this.inFlight = inFlight;
         this.out = new ChunkWriter(bytes -> {
@@ -80,7 +73,7 @@ public final class Render {
 
     /** The engine's templates. */
     public Templates templates() {
-        return engine.templates();
+        return config.engine().templates();
     }
 
     /** The page's items from the data source (subscribe once), at the site's delay and with its faults. */
@@ -88,7 +81,7 @@ public final class Render {
         if (of != page) {
             throw new IllegalArgumentException("a render reads the items of its own page, " + page.path());
         }
-        return DataSource.items(of.items(), delay, timers, failAfter);
+        return DataSource.items(of.items(), config.delay(), config.timers(), config.failAfter());
     }
 
     /** Where the page goes: each {@link ChunkWriter#flush()} is one chunk for the server. */

@@ -39,8 +39,8 @@ final class Shutdown {
         Map<String, Object> f = new LinkedHashMap<>();
         boolean pass;
         String note = "";
-        try (StressServer server = StressServer.start(c, s.folder(), "shutdown", "--delay=20ms",
-                "--grace=" + GRACE.toSeconds() + "s")) {
+        try (StressServer server = StressServer.start(
+                Stress.server(c).withDelay(Stress.IN_FLIGHT_DELAY).withGrace(GRACE), s.folder(), "shutdown")) {
             int port = server.port();
             Raw.Response reference = Raw.exchange(port, Raw.get("/stocks", port), 10_000);
             Map<String, AtomicLong> counts = new ConcurrentHashMap<>();

@@ -2,7 +2,7 @@ package stress;
 
 import bench.ServerJmx;
 import bench.ServerProcess;
-import core.Combination;
+import core.ServeConfig;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -40,11 +40,12 @@ final class StressServer implements AutoCloseable {
         });
     }
 
-    static StressServer start(Combination c, Path folder, String scenario, String... options)
+    /** {@code config}'s server for {@code scenario}: the scenario's changes to {@link Stress#server}'s. */
+    static StressServer start(ServeConfig config, Path folder, String scenario)
             throws IOException, InterruptedException {
         Path logs = Files.createDirectories(folder.resolve("logs"));
-        Path log = logs.resolve(scenario + "-" + c.toString().replace('/', '-') + ".log");
-        return new StressServer(ServerProcess.start(c, List.of(), log, options), log);
+        Path log = logs.resolve(scenario + "-" + config.combination().toString().replace('/', '-') + ".log");
+        return new StressServer(ServerProcess.start(config, List.of(), log), log);
     }
 
     private void sample() {
