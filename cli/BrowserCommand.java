@@ -30,7 +30,7 @@ import java.util.concurrent.Callable;
 /** {@code browser}: the pages loaded in headless Chromium, progressive beside buffered. */
 @Command(name = "browser", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
         description = "Load each selected combination's pages in headless Chromium (by default every engine and"
-                + " mode on ${sys:pssrbench.server}), beside the same server and engine in the buffered mode, and"
+                + " mode on ${bundle:registry.server}), beside the same server and engine in the buffered mode, and"
                 + " record from navigation start: TTFB, first and largest contentful paint, when the first and the"
                 + " last item were in the DOM, DOMContentLoaded and load; medians and spread in --out/browser.csv."
                 + " Needs Chromium and its chromedriver (Debian: apt-get install chromium chromium-driver).")
