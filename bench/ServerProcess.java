@@ -90,7 +90,8 @@ public final class ServerProcess implements AutoCloseable {
         Matcher url = URL.matcher(String.valueOf(line));
         if (!url.find()) {
             p.destroyForcibly();
-            throw new IOException("the server " + config.combination() + " did not start: " + Files.readString(log).strip());
+            throw new IOException("the server " + config.combination() + " did not start: "
+                    + Files.readString(log).strip());
         }
         ServerProcess server = new ServerProcess(p, URI.create(url.group(1)));
         try {

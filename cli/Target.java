@@ -82,7 +82,7 @@ public record Target(URI url, ServerInfo info, Combination combination, Duration
     }
 
     /**
-     * What the server runs, read back from its /info.json ({@link ServerInfo#config}: the flags it does not carry
+     * What the server runs, read back from its /info.json ({@link ServeConfig#from}: the flags it does not carry
      * are serve's defaults), or null for a server taken on trust.
      */
     public ServeConfig config() {
@@ -90,7 +90,7 @@ public record Target(URI url, ServerInfo info, Combination combination, Duration
     }
 
     private static ServeConfig read(URI url, ServerInfo info) {
-        return info.config(combination(url, info), url.getHost(),
+        return ServeConfig.from(info, combination(url, info), url.getHost(),
                 url.getPort() >= 0 ? url.getPort() : "https".equalsIgnoreCase(url.getScheme()) ? 443 : 80);
     }
 

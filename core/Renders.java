@@ -11,21 +11,21 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class Renders implements AutoCloseable {
 
-    private final ServeConfig config;
+    private final Render.Feed feed;
     private final Requests requests;
     private final Workers workers;
     private final AtomicInteger inFlight = new AtomicInteger();
 
-    /** Renders of {@code config}'s engine from the data source at its delay; the platform pool of its threads. */
-    Renders(ServeConfig config, Requests requests) {
-        this.config = config;
+    /** Renders that read {@code feed}; the platform pool of {@code threads}. */
+    Renders(Render.Feed feed, int threads, Requests requests) {
+        this.feed = feed;
         this.requests = requests;
-        this.workers = new Workers(config.threads());
+        this.workers = new Workers(threads);
     }
 
     /** A new render of {@code page} for one request, writing its chunks to {@code sink}. */
     Render render(Page<?> page, ChunkSink sink) {
-        Render render = new Render(config, page, sink, inFlight);
+        Render render = new Render(feed, page, sink, inFlight);
         requests.track(render);
         return render;
     }

@@ -7,8 +7,9 @@ import java.util.List;
 /**
  * Everything a running combination needs, validated ({@link Combination#check}): the one value that {@code serve}
  * parses its flags into, that a parent writes as a child's {@code serve} arguments ({@link #args()}), that a running
- * server tells at {@link ServerInfo#PATH} ({@link ServerInfo#config}), and that the site, the server's listener and
- * each render read ({@link #site}, {@link #listen}). serve's defaults live here and nowhere else.
+ * server tells at {@link ServerInfo#PATH} and a client reads back ({@link #from}). The site, the server's listener
+ * and each render get narrow views of it ({@link #site}, {@link #listen}, {@link #feed}): they sit below it in
+ * core, so they do not name it. serve's defaults live here and nowhere else.
  */
 public record ServeConfig(Server server, Engine engine, Mode mode, String host, int port,
                           Duration delay, DataSource.Timers timers, int threads, Duration grace, int failAfter,
@@ -94,7 +95,8 @@ public record ServeConfig(Server server, Engine engine, Mode mode, String host, 
             throw new UsageException("--demo shows a progressive mode beside the buffered one: choose another --mode"
                     + " than " + mode.id() + ".");
         }
-        return new Site(this, demoBuffered);
+        return new Site(new Site.Settings(feed(), mode, serving(), threads, grace, info(demoBuffered != null),
+                demoBuffered));
     }
 
     /** Where and how the server listens: the narrow view a server gets, which names no mode. */
@@ -110,9 +112,37 @@ public record ServeConfig(Server server, Engine engine, Mode mode, String host, 
         return combination().serving();
     }
 
+    /** What a render reads: the engine, and the data source's delay, scheduler and fault. */
+    public Render.Feed feed() {
+        return new Render.Feed(engine, delay, timers, failAfter);
+    }
+
     /** What the server says about itself at {@link ServerInfo#PATH}. */
     public ServerInfo info() {
-        return ServerInfo.of(this, false);
+        return info(false);
+    }
+
+    /** The same, for a server that also serves the demo's buffered pages ({@code serve --demo}) if {@code demo}. */
+    public ServerInfo info(boolean demo) {
+        return ServerInfo.of(server.id(), engine.id(), mode.id(), delay, timers, threads, demo);
+    }
+
+    /**
+     * The configuration a running server tells at {@link ServerInfo#PATH}, read back: {@code running} is its
+     * combination as this build's registry names it (core does not know the registry), {@code host} and
+     * {@code port} where it was reached. The flags /info.json does not carry (--grace, --fail-after, --backlog,
+     * --idle-timeout) are serve's defaults; a scheduler this build does not know, or none (an older server), is the
+     * default one, as is a pool size it does not give.
+     */
+    public static ServeConfig from(ServerInfo info, Combination running, String host, int port) {
+        DataSource.Timers scheduler = DEFAULT_TIMERS;
+        for (DataSource.Timers t : DataSource.Timers.values()) {
+            if (t.id().equals(info.sourceScheduler())) {
+                scheduler = t;
+            }
+        }
+        return defaults(running).withHost(host).withPort(port).withDelay(info.delayDuration()).withTimers(scheduler)
+                .withThreads(info.threads() < 1 ? DEFAULT_THREADS : info.threads());
     }
 
     public Combination combination() {

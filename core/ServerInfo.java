@@ -32,35 +32,18 @@ public record ServerInfo(String pssrbench, String java, String server, String en
     }
 
     /**
-     * What a server of this build running {@code config} says about itself; {@code demo}: it also answers each page
+     * What a server of this build running this combination says about itself ({@link ServeConfig#info}, its only
+     * caller, which also reads it back: {@link ServeConfig#from}); {@code demo}: the server also answers each page
      * rendered in the buffered way under {@link Demo#BUFFERED} ({@code serve --demo}), listed as
      * {@code buffered_pages}.
      */
-    public static ServerInfo of(ServeConfig config, boolean demo) {
-        Duration delay = config.delay();
-        return new ServerInfo(Version.VERSION, Runtime.version().toString(), config.server().id(),
-                config.engine().id(), config.mode().id(), Durations.format(delay), delay.toNanos(),
-                config.timers().id(), config.threads(),
+    static ServerInfo of(String server, String engine, String mode, Duration delay, DataSource.Timers timers,
+                         int threads, boolean demo) {
+        return new ServerInfo(Version.VERSION, Runtime.version().toString(), server, engine, mode,
+                Durations.format(delay), delay.toNanos(), timers.id(), threads,
                 Arrays.stream(Page.values()).map(p -> new PageInfo(p.id(), p.path(), p.items().size())).toList(),
                 !demo ? List.of() : Arrays.stream(Page.values())
                         .map(p -> new PageInfo(p.id(), Demo.BUFFERED + p.path(), p.items().size())).toList());
-    }
-
-    /**
-     * The configuration this document describes, read back: {@code running} is its combination as this build's
-     * registry names it (core does not know the registry), {@code host} and {@code port} where it was reached. The
-     * flags /info.json does not carry (--grace, --fail-after, --backlog, --idle-timeout) are serve's defaults; a
-     * scheduler this build does not know, or none (an older server), is the default one, as is a pool size it does not give.
-     */
-    public ServeConfig config(Combination running, String host, int port) {
-        DataSource.Timers scheduler = ServeConfig.DEFAULT_TIMERS;
-        for (DataSource.Timers t : DataSource.Timers.values()) {
-            if (t.id().equals(sourceScheduler)) {
-                scheduler = t;
-            }
-        }
-        return ServeConfig.defaults(running).withHost(host).withPort(port).withDelay(delayDuration())
-                .withTimers(scheduler).withThreads(threads < 1 ? ServeConfig.DEFAULT_THREADS : threads);
     }
 
     /** The route of {@code page} rendered in the buffered way, or null when this server does not answer one. */

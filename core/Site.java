@@ -18,13 +18,11 @@ public final class Site implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger("pssrbench");
 
-    private final ServeConfig config;
-    /** The plan of the site's own mode ({@link ServeConfig#serving()}), computed once. */
+    private final Settings config;
+    /** The plan of the site's own mode. */
     private final Serving serving;
     /** Null, or the buffered mode, with which the site also serves the demo ({@code serve --demo}). */
     private final Mode demoBuffered;
-    /** What {@link ServerInfo#PATH} says. */
-    private final ServerInfo info;
     private final byte[] index;
     /** The demo page, or null when the site serves no demo. */
     private final byte[] demo;
@@ -38,30 +36,33 @@ public final class Site implements AutoCloseable {
     private volatile boolean draining;
 
     /**
-     * The site of {@code config}: its engine and mode, the plan it serves a page by ({@link Serving}: the mode's
-     * render runs where it says), the data source's delay (and a fault to inject), the render pool's size, the grace
-     * period it announces while draining. {@code demoBuffered}: null, or the buffered mode, with which the site also
-     * serves {@link Demo}'s page and each page rendered by the same engine in that mode under {@link Demo#BUFFERED}
-     * ({@code serve --demo}).
+     * What a site needs to know, the part of {@link ServeConfig} it reads ({@link ServeConfig#site}, its only maker):
+     * what its renders read ({@link Render.Feed}: the engine, the data source's delay and a fault to inject), the
+     * mode and the plan it serves a page by ({@link Serving}: the mode's render runs where it says), the render
+     * pool's size, the grace period it announces while draining, and what {@link ServerInfo#PATH} says.
+     * {@code demoBuffered}: null, or the buffered mode, with which the site also serves {@link Demo}'s page and each
+     * page rendered by the same engine in that mode under {@link Demo#BUFFERED} ({@code serve --demo}).
      */
-    Site(ServeConfig config, Mode demoBuffered) {
+    public record Settings(Render.Feed feed, Mode mode, Serving serving, int threads, Duration grace,
+                           ServerInfo info, Mode demoBuffered) {
+    }
+
+    public Site(Settings config) {
         this.config = config;
         this.serving = config.serving();
-        this.demoBuffered = demoBuffered;
-        this.info = ServerInfo.of(config, demoBuffered != null);
+        this.demoBuffered = config.demoBuffered();
         this.index = indexPage().getBytes(StandardCharsets.UTF_8);
         this.demo = demoBuffered == null ? null
-                : Demo.page(config.server().id(), config.engine(), config.mode(), config.delay())
+                : Demo.page(config.info().server(), config.feed().engine(), config.mode(), config.feed().delay())
                 .getBytes(StandardCharsets.UTF_8);
         this.demoServing = demoBuffered == null ? null : Serving.on(serving.handler(), demoBuffered);
-        this.renders = new Renders(config, requests);
+        this.renders = new Renders(config.feed(), config.threads(), requests);
         for (Page<?> page : Page.values()) {
-            pageBytes.put(page, config.engine().render(page).getBytes(StandardCharsets.UTF_8));
+            pageBytes.put(page, config.feed().engine().render(page).getBytes(StandardCharsets.UTF_8));
         }
     }
 
-    /** What this site serves, and how. */
-    public ServeConfig config() {
+    public Settings settings() {
         return config;
     }
 
@@ -280,7 +281,7 @@ public final class Site implements AutoCloseable {
 
     /** The body of {@link ServerInfo#PATH}, built with Jackson from this server's configuration. */
     private byte[] info() {
-        return info.toJson();   // per request: clients ask once before they start, not under load
+        return config.info().toJson();   // per request: clients ask once before they start, not under load
     }
 
     private static byte[] bytes(String s) {
@@ -288,7 +289,7 @@ public final class Site implements AutoCloseable {
     }
 
     private String indexPage() {
-        ServeConfig c = config;
+        Settings c = config;
         StringBuilder links = new StringBuilder();
         for (Page p : Page.values()) {
             links.append("<li class=\"list-group-item\"><a href=\"").append(p.path()).append("\">").append(p.title())
@@ -300,9 +301,9 @@ public final class Site implements AutoCloseable {
                 + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
                 + "<link rel=\"icon\" href=\"/images/favicon.ico\">"
                 + "<link rel=\"stylesheet\" href=\"/webjars/bootstrap/5.3.0/css/bootstrap.min.css\"></head>"
-                + "<body><div class=\"container my-4\"><h1>PssrBench</h1><p>server <b>" + c.server().id()
-                + "</b>, engine <b>" + c.engine().id() + "</b>, mode <b>" + c.mode().id() + "</b>, "
-                + Durations.format(c.delay()) + " per item</p><ul class=\"list-group\">" + links
+                + "<body><div class=\"container my-4\"><h1>PssrBench</h1><p>server <b>" + c.info().server()
+                + "</b>, engine <b>" + c.feed().engine().id() + "</b>, mode <b>" + c.mode().id() + "</b>, "
+                + Durations.format(c.feed().delay()) + " per item</p><ul class=\"list-group\">" + links
                 + "</ul><p class=\"mt-3\"><a href=\"" + ServerInfo.PATH + "\">" + ServerInfo.PATH + "</a>: how this"
                 + " server is configured, as JSON</p>" + (demoBuffered == null ? "<p>The demo, progressive and"
                 + " buffered side by side, is served with <code>serve --demo</code>.</p>" : "<p class=\"mt-3\"><a"

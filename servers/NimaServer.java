@@ -104,7 +104,7 @@ public final class NimaServer implements Server {
                 // How long Helidon's stop, begun by stopAccepting, waits for the open connections before it
                 // interrupts them (default 0.5 s): longer than the drain (the grace, then up to 0.5 s for the pages it
                 // cut), so that the drain, not Helidon, ends the pages; close() ends the wait when the drain is done.
-                .shutdownGracePeriod(site.config().grace().plusSeconds(1))
+                .shutdownGracePeriod(site.settings().grace().plusSeconds(1))
                 // Departs from Helidon's default (false): with Nagle on, every chunked page gains a ~40 ms
                 // delayed-ACK stall.
                 .connectionOptions(socket -> socket.tcpNoDelay(true))

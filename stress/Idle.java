@@ -45,7 +45,7 @@ final class Idle {
     static Outcome run(Combination c, StressSettings s) throws IOException, InterruptedException {
         long timeoutMs = s.idleTimeout().toMillis();
         long allowMs = timeoutMs + Math.max(2000, timeoutMs / 5);
-        try (StressServer server = StressServer.start(Stress.server(c).withLimits(
+        try (StressServer server = StressServer.start(StressServer.config(c).withLimits(
                 new core.ConnectionLimits(core.ConnectionLimits.DEFAULT_BACKLOG, s.idleTimeout())), s.folder(), "idle");
              Selector selector = Selector.open()) {
             int port = server.port();

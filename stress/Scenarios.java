@@ -32,7 +32,7 @@ final class Scenarios {
             n = lowered;
         }
         Duration pageTime = s.streamsDelay().multipliedBy(Page.STOCKS.items().size());
-        try (StressServer server = StressServer.start(Stress.server(c).withDelay(s.streamsDelay()),
+        try (StressServer server = StressServer.start(StressServer.config(c).withDelay(s.streamsDelay()),
                 s.folder(), "streams")) {
             Raw.pageWorks(server.port(), "/stocks");
             server.resetPeaks();
@@ -69,7 +69,7 @@ final class Scenarios {
     }
 
     static Outcome aborts(Combination c, StressSettings s) throws IOException, InterruptedException {
-        try (StressServer server = StressServer.start(Stress.server(c).withDelay(Stress.IN_FLIGHT_DELAY),
+        try (StressServer server = StressServer.start(StressServer.config(c).withDelay(StressServer.IN_FLIGHT_DELAY),
                 s.folder(), "aborts")) {
             int port = server.port();
             abort(port, 100, 100);   // warm-up: the pools reach their working size

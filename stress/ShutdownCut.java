@@ -43,7 +43,7 @@ final class ShutdownCut {
 
     static Result run(Combination c, StressSettings s, int pages) throws IOException, InterruptedException {
         Map<String, Object> f = new LinkedHashMap<>();
-        try (StressServer server = StressServer.start(Stress.server(c).withDelay(DELAY).withGrace(GRACE),
+        try (StressServer server = StressServer.start(StressServer.config(c).withDelay(DELAY).withGrace(GRACE),
                 s.folder(), "shutdown-cut")) {
             int port = server.port();
             List<CompletableFuture<Ended>> responses = new ArrayList<>();

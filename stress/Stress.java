@@ -28,20 +28,6 @@ public final class Stress {
 
     public static final String FILE = records.StressReport.FILE;
 
-    /**
-     * The per-item delay of a scenario whose pages must be in flight when a client aborts them or the server is told
-     * to stop: a page then lasts a few hundred milliseconds, and still ends well within serve's grace period.
-     */
-    static final java.time.Duration IN_FLIGHT_DELAY = java.time.Duration.ofMillis(20);
-
-    /**
-     * A scenario's server before its own changes ({@code withDelay}, {@code withGrace}, ...): {@code c} with serve's
-     * defaults on a free loopback port.
-     */
-    static core.ServeConfig server(Combination c) {
-        return core.ServeConfig.of(c, core.ServeConfig.DEFAULT_DELAY);
-    }
-
     private interface Scenario {
         Outcome run(Combination c, StressSettings s) throws IOException, InterruptedException;
     }

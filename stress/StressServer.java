@@ -2,6 +2,7 @@ package stress;
 
 import bench.ServerJmx;
 import bench.ServerProcess;
+import core.Combination;
 import core.ServeConfig;
 
 import java.io.IOException;
@@ -40,7 +41,21 @@ final class StressServer implements AutoCloseable {
         });
     }
 
-    /** {@code config}'s server for {@code scenario}: the scenario's changes to {@link Stress#server}'s. */
+    /**
+     * The per-item delay of a scenario whose pages must be in flight when a client aborts them or the server is told
+     * to stop: a page then lasts a few hundred milliseconds, and still ends well within serve's grace period.
+     */
+    static final Duration IN_FLIGHT_DELAY = Duration.ofMillis(20);
+
+    /**
+     * A scenario's server before its own changes ({@code withDelay}, {@code withGrace}, ...): {@code c} with serve's
+     * defaults on a free loopback port.
+     */
+    static ServeConfig config(Combination c) {
+        return ServeConfig.of(c, ServeConfig.DEFAULT_DELAY);
+    }
+
+    /** {@code config}'s server for {@code scenario}: the scenario's changes to {@link #config}'s. */
     static StressServer start(ServeConfig config, Path folder, String scenario)
             throws IOException, InterruptedException {
         Path logs = Files.createDirectories(folder.resolve("logs"));
