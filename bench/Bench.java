@@ -223,7 +223,8 @@ public final class Bench {
             }
             String unverified = verified.get(c).isEmpty() ? null : verified.get(c);
             Path log = sweep.out().resolve("logs/" + Point.label(c) + ".rep" + task.repetition() + ".server.log");
-            try (ServerProcess server = ServerProcess.start(c, sweep.delay(), sweep.timers(), sweep.serverCpuPrefix(),
+            try (ServerProcess server = ServerProcess.start(
+                    core.ServeConfig.of(c, sweep.delay()).withTimers(sweep.timers()), sweep.serverCpuPrefix(),
                     log)) {
                 String problem = unverified != null ? unverified
                         : CombinationCheck.checkBytes(server.base(), expected);

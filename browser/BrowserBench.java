@@ -37,6 +37,12 @@ import java.util.function.Function;
 public final class BrowserBench {
 
     /**
+     * browser's --delay as written: one at which each item's arrival shows in a browser (a paint takes a frame,
+     * ~17 ms). Not serve's default ({@link core.ServeConfig#DEFAULT_DELAY}) on purpose.
+     */
+    public static final String DEFAULT_DELAY_TEXT = "200ms";
+
+    /**
      * What to measure. {@code target} null: servers started here; else the one combination runs there, its buffered
      * counterpart at {@code bufferedTarget} (null when the combination is the buffered one).
      */
@@ -177,8 +183,8 @@ public final class BrowserBench {
                 }
             };
         }
-        ServerProcess server = ServerProcess.serve(c, plan.delay(), plan.out().resolve("logs/" + c.server().id()
-                + "-" + c.engine().id() + "-" + c.mode().id() + ".server.log"));
+        ServerProcess server = ServerProcess.serve(core.ServeConfig.of(c, plan.delay()), plan.out().resolve("logs/"
+                + c.server().id() + "-" + c.engine().id() + "-" + c.mode().id() + ".server.log"));
         return new Served() {
             public URI url(Page<?> page) {
                 return server.base().resolve(page.path().substring(1));

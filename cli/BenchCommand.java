@@ -31,7 +31,7 @@ import java.util.concurrent.Callable;
 /** {@code bench}: a sweep with the built-in load generator, each combination in its own server JVM. */
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
         description = "Measure combinations with the built-in load generator (by default every engine and mode"
-                + " on ${sys:pssrbench.server}): each in its own server JVM, verified first, then every page x"
+                + " on ${bundle:registry.server}): each in its own server JVM, verified first, then every page x"
                 + " connection count (x rate); results in --out.")
 final class BenchCommand implements Callable<Integer> {
     /** The most connections a point may have: what stress's streams scenario opens, within a 20,000 file limit. */

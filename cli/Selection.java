@@ -14,15 +14,15 @@ import java.util.List;
  */
 final class Selection {
     @Option(names = "--server", split = ",", paramLabel = "ID",
-            description = "Servers, comma-separated: ${sys:pssrbench.servers}.")
+            description = "Servers, comma-separated: ${bundle:registry.servers}.")
     List<String> servers = List.of();
 
     @Option(names = "--engine", split = ",", paramLabel = "ID",
-            description = "Engines, comma-separated: ${sys:pssrbench.engines} (default: all).")
+            description = "Engines, comma-separated: ${bundle:registry.engines} (default: all).")
     List<String> engines = List.of();
 
     @Option(names = "--mode", split = ",", paramLabel = "ID",
-            description = "Modes, comma-separated: ${sys:pssrbench.modes} (default: all).")
+            description = "Modes, comma-separated: ${bundle:registry.modes} (default: all).")
     List<String> modes = List.of();
 
     @Option(names = "--all", description = "Every valid combination.")

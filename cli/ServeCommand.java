@@ -26,16 +26,16 @@ import java.util.concurrent.CountDownLatch;
                 + " SIGTERM (in-flight pages get --grace to finish).")
 final class ServeCommand implements Callable<Integer> {
 
-    @Option(names = "--server", paramLabel = "ID", defaultValue = "${sys:pssrbench.server}",
-            description = "HTTP server: ${sys:pssrbench.servers} (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--server", paramLabel = "ID", defaultValue = "${bundle:registry.server}",
+            description = "HTTP server: ${bundle:registry.servers} (default: ${DEFAULT-VALUE}).")
     String server;
 
-    @Option(names = "--engine", paramLabel = "ID", defaultValue = "${sys:pssrbench.engine}",
-            description = "Template engine: ${sys:pssrbench.engines} (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--engine", paramLabel = "ID", defaultValue = "${bundle:registry.engine}",
+            description = "Template engine: ${bundle:registry.engines} (default: ${DEFAULT-VALUE}).")
     String engine;
 
-    @Option(names = "--mode", paramLabel = "ID", defaultValue = "${sys:pssrbench.mode}",
-            description = "Mode: ${sys:pssrbench.modes} (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--mode", paramLabel = "ID", defaultValue = "${bundle:registry.mode}",
+            description = "Mode: ${bundle:registry.modes} (default: ${DEFAULT-VALUE}).")
     String mode;
 
     @Option(names = "--host", paramLabel = "ADDR", defaultValue = ServeConfig.DEFAULT_HOST,
@@ -44,7 +44,7 @@ final class ServeCommand implements Callable<Integer> {
                     + " stderr).")
     String host;
 
-    @Option(names = "--port", paramLabel = "N", defaultValue = "8080",
+    @Option(names = "--port", paramLabel = "N", defaultValue = "" + ServeConfig.DEFAULT_PORT,
             description = "Port to listen on; 0 picks a free one (default: ${DEFAULT-VALUE}).")
     int port;
 
@@ -74,7 +74,7 @@ final class ServeCommand implements Callable<Integer> {
             + Demo.DEFAULT_DELAY_TEXT + " unless --delay is given.")
     boolean demo;
 
-    @Option(names = "--fail-after", paramLabel = "N", defaultValue = "-1",
+    @Option(names = "--fail-after", paramLabel = "N", defaultValue = "" + ServeConfig.NEVER_FAIL,
             description = "Testing: the data source fails after N items, to exercise aborted pages"
                     + " (default: ${DEFAULT-VALUE}, never).")
     int failAfter;
@@ -93,15 +93,17 @@ final class ServeCommand implements Callable<Integer> {
                     + " Units: " + Durations.UNITS + ".")
     Duration idleTimeout;
 
+    /** The flags as parsed, as the one configuration value ({@link ServeConfig#args()} writes them back). */
+    ServeConfig config() {
+        Registry.validate(Registry.server(server), Registry.engine(engine), Registry.mode(mode));   // names the valid
+        Duration perItem = demo && !Cli.given(spec, "--delay") ? Durations.parse(Demo.DEFAULT_DELAY_TEXT) : delay;
+        return new ServeConfig(Registry.server(server), Registry.engine(engine), Registry.mode(mode), host, port,
+                perItem, timers, threads, grace, failAfter, new ConnectionLimits(backlog, idleTimeout));
+    }
+
     @Override
     public Integer call() throws InterruptedException {
-        Registry.validate(Registry.server(server), Registry.engine(engine), Registry.mode(mode));   // names the valid
-        if (demo && !Cli.given(spec, "--delay")) {
-            delay = Durations.parse(Demo.DEFAULT_DELAY_TEXT);
-        }
-        ServeConfig config = new ServeConfig(Registry.server(server), Registry.engine(engine),
-                Registry.mode(mode), host, port, delay, timers, threads, grace, failAfter,
-                new ConnectionLimits(backlog, idleTimeout));
+        ServeConfig config = config();
         Logs.configure();
         Site site = config.site(demo ? Registry.buffered() : null);
         ListenAddress.check(config.host(), config.port());

@@ -5,6 +5,7 @@ import core.Durations;
 import core.Engine;
 import core.Failure;
 import core.Mode;
+import core.ServeConfig;
 import core.Server;
 import core.ServerInfo;
 import core.UsageException;
@@ -55,7 +56,8 @@ public record Target(URI url, ServerInfo info, Combination combination, Duration
                     + e.id() + " " + a.id() + " with " + Durations.format(delay) + " per item (--delay)");
         }
         ServerInfo info = fetched.info();
-        Combination running = combination(url, info);
+        ServeConfig config = read(url, info);
+        Combination running = config.combination();
         List<String> differ = new ArrayList<>();
         if (s != null && s != running.server()) {
             differ.add("--server=" + s.id());
@@ -70,13 +72,26 @@ public record Target(URI url, ServerInfo info, Combination combination, Duration
             throw new UsageException("the server at " + url + " runs " + running + ", not " + String.join(" ", differ)
                     + "; leave out --server, --engine and --mode to take them from it.");
         }
-        Duration runs = info.delayDuration();
+        Duration runs = config.delay();
         if (delayGiven && !delay.equals(runs)) {
             throw new UsageException("the server at " + url + " runs with " + Durations.format(runs) + " per item"
                     + " (its serve --delay); leave out --delay, which sets the delay of servers started here.");
         }
         return new Target(url, info, running, runs, "the server at " + url + where + " runs " + running + " with "
                 + Durations.format(runs) + " per item (its " + ServerInfo.PATH + ")");
+    }
+
+    /**
+     * What the server runs, read back from its /info.json ({@link ServeConfig#from}: the flags it does not carry
+     * are serve's defaults), or null for a server taken on trust.
+     */
+    public ServeConfig config() {
+        return info == null ? null : read(url, info);
+    }
+
+    private static ServeConfig read(URI url, ServerInfo info) {
+        return ServeConfig.from(info, combination(url, info), url.getHost(),
+                url.getPort() >= 0 ? url.getPort() : "https".equalsIgnoreCase(url.getScheme()) ? 443 : 80);
     }
 
     /** What the server says about itself, or null with why not. */
