@@ -183,6 +183,10 @@ class BenchIT {
     void aFolderFromBeforeRepetitionsIsNotResumed(@TempDir Path out) throws Exception {
         Files.writeString(out.resolve("summary.csv"), Summary.header() + "\n" + Summary.csv(Row.builder("pssrbench",
                 "nima", "jstachio", "virtual", "stocks", 1, 0).measured(1, 40, 0, "", 40).build()) + "\n");
+        // Such a folder had PssrBench's provenance.json too (its keys as every version writes them), so it is a
+        // results folder: the refusal to test is the resume's, not the guard against foreign folders.
+        Files.writeString(out.resolve("provenance.json"),
+                "{\"pssrbench\":\"0.1.0\",\"command\":\"bench\",\"flags\":{\"--connections\":\"1\"}}\n");
         Done d = finish(bench(out, "--connections=1", "--resume").start());
         assertEquals(2, d.code(), d.out() + d.err());
         assertTrue(d.err().contains("was measured before repetitions (it has no runs.csv)"), d.err());
