@@ -8,7 +8,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 
 /** A bare HTTP/1.1 client on a socket, to see exactly what went over the wire (and to hang up mid-page). */
-final class RawHttp {
+public final class RawHttp {
 
     private RawHttp() {
     }
@@ -24,16 +24,16 @@ final class RawHttp {
     }
 
     /** A request whose response is read in two steps: the first bytes, then the rest. */
-    static final class Exchange implements AutoCloseable {
+    public static final class Exchange implements AutoCloseable {
         private final Socket socket;
         private final ByteArrayOutputStream received = new ByteArrayOutputStream();
 
-        Exchange(int port, String path) throws IOException {
+        public Exchange(int port, String path) throws IOException {
             socket = open(port, path);
         }
 
         /** Blocks until the first bytes of the response arrived. */
-        String firstBytes() throws IOException {
+        public String firstBytes() throws IOException {
             byte[] buffer = new byte[8192];
             int n = socket.getInputStream().read(buffer);
             if (n < 0) {
@@ -44,7 +44,7 @@ final class RawHttp {
         }
 
         /** Everything received, once the response is complete or the server closed the connection. */
-        String rest() throws IOException {
+        public String rest() throws IOException {
             InputStream in = socket.getInputStream();
             byte[] buffer = new byte[8192];
             while (!complete(received.toString(StandardCharsets.ISO_8859_1))) {
@@ -64,7 +64,7 @@ final class RawHttp {
     }
 
     /** Reads the start of the response, then closes the connection (a user leaving mid-page). */
-    static void hangUpAfterFirstBytes(int port, String path) throws IOException {
+    public static void hangUpAfterFirstBytes(int port, String path) throws IOException {
         try (Socket socket = open(port, path)) {
             if (socket.getInputStream().read(new byte[512]) < 0) {
                 throw new IOException("no response");
@@ -76,7 +76,7 @@ final class RawHttp {
      * Everything the server sent for one response: until a complete chunked or Content-Length body, or until the
      * server closed the connection (as it must when it aborts a page).
      */
-    static String readUntilClosed(int port, String path) throws IOException {
+    public static String readUntilClosed(int port, String path) throws IOException {
         try (Exchange exchange = new Exchange(port, path)) {
             return exchange.rest();
         }

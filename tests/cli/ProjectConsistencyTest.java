@@ -1,8 +1,9 @@
-package core;
+package cli;
 
-import cli.Cli;
-import cli.Matrix;
-import cli.Registry;
+import core.Combination;
+import core.Engine;
+import core.Mode;
+import core.Server;
 import records.Summary;
 
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,13 @@
-package core;
+package servers;
 
 import cli.Registry;
+import core.Combination;
+import core.ConnectionLimits;
+import core.Durations;
+import core.Engine;
+import core.ServeConfig;
+import core.Server;
+import core.Servers;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 

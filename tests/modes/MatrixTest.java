@@ -1,6 +1,16 @@
-package core;
+package modes;
 
 import cli.Registry;
+import core.Combination;
+import core.DataSource;
+import core.Engine;
+import core.Logs;
+import core.Mode;
+import core.Page;
+import core.RawHttp;
+import core.ServeConfig;
+import core.Server;
+import core.Servers;
 import verify.TimedFetch;
 import verify.Verifier;
 

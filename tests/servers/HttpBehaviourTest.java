@@ -1,6 +1,13 @@
-package core;
+package servers;
 
 import cli.Registry;
+import core.Combination;
+import core.Mode;
+import core.Page;
+import core.RawHttp;
+import core.Server;
+import core.Servers;
+import core.Site;
 import verify.Reference;
 
 import org.junit.jupiter.params.ParameterizedTest;

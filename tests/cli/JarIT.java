@@ -1,6 +1,8 @@
-package core;
+package cli;
 
-import cli.Registry;
+import core.Combination;
+import core.RawHttp;
+import core.Server;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
