@@ -11,6 +11,7 @@ import core.RawHttp;
 import core.ServeConfig;
 import core.Server;
 import core.Servers;
+import core.Tier;
 import verify.TimedFetch;
 import verify.Verifier;
 
@@ -26,6 +27,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -48,8 +50,10 @@ class MatrixTest {
         verifier = new Verifier(Registry.ENGINES, Duration.ofMillis(25), 20);
     }
 
+    /** The pairwise cover, or one diagonal of it in the quick tier ({@link Tier}). */
     static List<Combination> combinations() {
-        return pairwise(Registry.combinations(), Registry.SERVERS, Registry.MODES);
+        return Tier.cases(pairwise(Registry.combinations(), Registry.SERVERS, Registry.MODES),
+                List.<Function<Combination, ?>>of(Combination::engine, Combination::mode, Combination::server));
     }
 
     /**
