@@ -90,7 +90,10 @@ class MatrixTest {
     @MethodSource("combinations")
     void clientsThatHangUpMidPageLeakNothing(Combination c) throws Exception {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        try (Servers.Started server = Servers.start(c, Duration.ofMillis(2))) {
+        // 1 ms per item: a page of 10 or 20 items still outlives the client, which hangs up within a millisecond of
+        // the head; and a page sent whole (buffered, or an engine that collects its loop) can only be hung up on
+        // once complete, so each of its 200 requests waits for every item: at 2 ms that was 8 s a combination.
+        try (Servers.Started server = Servers.start(c, Duration.ofMillis(1))) {
             for (int i = 0; i < 8; i++) {   // warm-up: lazily started event loops, carriers and timers
                 for (Page page : Page.values()) {
                     RawHttp.readUntilClosed(server.port(), page.path());

@@ -85,7 +85,7 @@ class HttpBehaviourTest {
     @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("serversAndModes")
     void http10GetsABodyItCanReadOrAClean505(String server, String engine, String mode) throws IOException {
-        Duration delay = Duration.ofMillis(50);
+        Duration delay = Duration.ofMillis(10);   // 200 ms for the page: plenty for the lower bound below
         try (Servers.Started s = start(server, engine, mode, delay); Wire wire = new Wire(s.port())) {
             long start = System.nanoTime();
             Wire.Response r = wire.send("GET /stocks HTTP/1.0\r\n\r\n").read(false);
