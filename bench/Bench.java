@@ -70,6 +70,8 @@ public final class Bench {
     private final PointMeasurement measurement;
     private final CombinationCheck check;
     private volatile boolean stopped;
+    /** The windows this run measured (a resumed sweep's earlier ones not counted): its provenance record's. */
+    private int added;
 
     public Bench(Sweep sweep, PrintWriter console) {
         this.sweep = sweep;
@@ -158,7 +160,9 @@ public final class Bench {
     public int run() throws IOException, InterruptedException {
         Path csv = sweep.out().resolve("summary.csv");
         Path runsCsv = sweep.out().resolve(Repetitions.FILE);
-        boolean earlier = Files.exists(runsCsv) || Files.exists(csv) && Files.size(csv) > 0;
+        // A sweep stopped before its first window left only its provenance record: still a sweep, to --resume.
+        boolean earlier = Files.exists(runsCsv) || Files.exists(csv) && Files.size(csv) > 0
+                || records.ResultsFolder.hasRunOf(sweep.out(), "bench");
         if (earlier && !sweep.resume()) {
             throw new UsageException(sweep.out() + " already holds a sweep; continue it with --resume or choose"
                     + " another --out.");
@@ -177,6 +181,7 @@ public final class Bench {
             }
         }
         Map<String, Set<Integer>> done = Repetitions.done(runs);
+        int keptBefore = runs.size();
         Files.createDirectories(sweep.out().resolve("hgrm"));
         Files.createDirectories(sweep.out().resolve("logs"));
         if (sweep.jfr()) {
@@ -218,7 +223,8 @@ public final class Bench {
             }
             String unverified = verified.get(c).isEmpty() ? null : verified.get(c);
             Path log = sweep.out().resolve("logs/" + Point.label(c) + ".rep" + task.repetition() + ".server.log");
-            try (ServerProcess server = ServerProcess.start(c, sweep.delay(), sweep.timers(), sweep.serverCpuPrefix(),
+            try (ServerProcess server = ServerProcess.start(
+                    core.ServeConfig.of(c, sweep.delay()).withTimers(sweep.timers()), sweep.serverCpuPrefix(),
                     log)) {
                 String problem = unverified != null ? unverified
                         : CombinationCheck.checkBytes(server.base(), expected);
@@ -230,7 +236,8 @@ public final class Bench {
                 }
             }
         }
-        Provenance.finish(sweep.out());
+        added = runs.size() - keptBefore;
+        Provenance.finish(sweep.out(), Map.of("stopped", stopped, "windows_measured", added));
         if (rows.isEmpty()) {   // stopped before a first window: no figure, so no table or report
             if (!stopped) {
                 console.println("bench: no window was measured.");
@@ -240,19 +247,21 @@ public final class Bench {
             console.println("bench: report in " + Report.write(sweep.out(), baselineId()).toAbsolutePath());
         }
         console.flush();
-        if (stopped && runs.isEmpty()) {   // nothing for --resume to go on from
-            console.printf(Locale.ROOT, "bench: stopped before a first window; nothing kept in %s: run the same"
-                    + " command again to start over%n", sweep.out());
-            console.flush();
-            return -1;
-        }
         if (stopped) {
-            console.printf(Locale.ROOT, "bench: stopped; %d measured windows kept in %s; measure the rest with the"
-                    + " same flags and --resume --out=%s%n", runs.size(), sweep.out(), sweep.out());
-            console.flush();
             return -1;
         }
         return (int) rows.stream().filter(r -> !r.valid()).count();
+    }
+
+    /**
+     * After {@link #run} returned -1, the sentence that says so (for stderr): what is kept and how to go on. A sweep
+     * stopped before its first window is resumed as well: its provenance record holds its settings.
+     */
+    public String stoppedSentence() {
+        String kept = runs.isEmpty() ? "stopped before a first window" : "stopped; " + runs.size()
+                + " measured windows kept in " + sweep.out();
+        return kept + "; measure " + (runs.isEmpty() ? "it" : "the rest") + " with the same flags and --resume --out="
+                + sweep.out() + ".";
     }
 
     /** The points of one repetition of a combination against one server ({@code server} null: not started here). */

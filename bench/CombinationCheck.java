@@ -3,6 +3,7 @@ package bench;
 import core.Combination;
 import core.Engine;
 import core.Page;
+import core.ServeConfig;
 
 import java.io.IOException;
 import java.net.URI;
@@ -11,6 +12,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +26,13 @@ import java.util.function.BooleanSupplier;
  * the note of every point of the combination, which is written invalid and not measured.
  */
 final class CombinationCheck {
+
+    /**
+     * The check's delay and concurrency: a quicker verify than the command's defaults (a shorter page, fewer
+     * concurrent requests), still above {@link verify.Verifier#MIN_DELAY}, where progressive arrival shows.
+     */
+    static final Duration DELAY = Duration.ofMillis(20);
+    static final int CONCURRENCY = 10;
 
     private final Path logs;
     private final BooleanSupplier stopped;
@@ -50,8 +60,7 @@ final class CombinationCheck {
      */
     String verify(Combination c) throws IOException, InterruptedException {
         Path log = logs.resolve(Point.label(c) + ".verify.log");
-        Process p = new ProcessBuilder(ServerProcess.command(List.of(), "verify", "--server=" + c.server().id(),
-                "--engine=" + c.engine().id(), "--mode=" + c.mode().id(), "--delay=20ms", "--concurrency=10"))
+        Process p = new ProcessBuilder(ServerProcess.command(List.of(), verifyArgs(c).toArray(String[]::new)))
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         verifying = p;
         if (stopped.getAsBoolean()) {
@@ -78,6 +87,19 @@ final class CombinationCheck {
         String why = Files.readAllLines(log).stream().filter(l -> l.startsWith("    ")).map(String::strip)
                 .findFirst().orElse("exit code " + p.exitValue());
         return "failed verification: " + why + " (see " + log.getFileName() + ")";
+    }
+
+    /**
+     * {@code verify}'s command line for {@code c}: the combination as {@link ServeConfig#args()} writes it (verify
+     * shares serve's --server, --engine and --mode; serve's defaults write nothing else), then verify's own knobs,
+     * --delay always (verify's default is not serve's).
+     */
+    static List<String> verifyArgs(Combination c) {
+        List<String> args = new ArrayList<>(List.of("verify"));
+        args.addAll(ServeConfig.defaults(c).args());
+        args.add("--delay=" + core.Durations.format(DELAY));
+        args.add("--concurrency=" + CONCURRENCY);
+        return args;
     }
 
     /** The served pages at the measured delay must be byte-identical to the engines' rendering. */

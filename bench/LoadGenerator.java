@@ -3,19 +3,9 @@ package bench;
 import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
-import java.net.InetSocketAddress;
-import java.net.StandardSocketOptions;
 import java.net.URI;
-import java.nio.ByteBuffer;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
-import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -129,8 +119,6 @@ public final class LoadGenerator {
         }
     }
 
-    private static final long HIGHEST_MICROS = TimeUnit.MINUTES.toMicros(5);
-
     private LoadGenerator() {
     }
 
@@ -151,19 +139,21 @@ public final class LoadGenerator {
     public static Result run(Plan plan, BooleanSupplier stop, Runnable measuring)
             throws IOException, InterruptedException {
         long start = System.nanoTime();
-        Window window = new Window();
+        LoadWorker.Window window = new LoadWorker.Window();
         if (plan.steady() == null) {
             window.measureFrom = start + plan.warmup().toNanos();
             window.end = window.measureFrom + plan.duration().toNanos();
         }
-        List<Worker> workers = new ArrayList<>();
+        LoadWorker.Job job = new LoadWorker.Job(plan.uri(), plan.connections(), plan.rate(), plan.bodyLength(),
+                plan.bodyCrc(), plan.firstItemEnd(), plan.timeout());
+        List<LoadWorker> workers = new ArrayList<>();
         for (int t = 0; t < plan.threads(); t++) {
             int from = t * plan.connections() / plan.threads();
             int to = (t + 1) * plan.connections() / plan.threads();
-            workers.add(new Worker(plan, from, to, start, window, stop));
+            workers.add(new LoadWorker(job, from, to, start, window, stop));
         }
         List<Thread> threads = new ArrayList<>();
-        for (Worker w : workers) {
+        for (LoadWorker w : workers) {
             Thread thread = Thread.ofPlatform().name("pssr-load-" + threads.size()).daemon(true).unstarted(w);
             threads.add(thread);
             thread.start();
@@ -174,11 +164,11 @@ public final class LoadGenerator {
         for (Thread thread : threads) {
             thread.join();
         }
-        Histogram ttfb = histogram();
-        Histogram firstItem = histogram();
-        Histogram ttlb = histogram();
+        Histogram ttfb = LoadWorker.histogram();
+        Histogram firstItem = LoadWorker.histogram();
+        Histogram ttlb = LoadWorker.histogram();
         long requests = 0, non2xx = 0, wrong = 0, io = 0, timeouts = 0, chunks = 0, cpu = 0;
-        for (Worker w : workers) {
+        for (LoadWorker w : workers) {
             if (w.failure != null) {
                 throw w.failure;
             }
@@ -201,7 +191,7 @@ public final class LoadGenerator {
      * Waits out the warm-up: until the fixed warm-up's end, or, adaptive, until the one-second windows are steady
      * or the cap has passed, then opens the measured window. Returns whether the load was steady.
      */
-    private static boolean warmUp(Plan plan, long start, Window window, List<Long> counts, BooleanSupplier stop,
+    private static boolean warmUp(Plan plan, long start, LoadWorker.Window window, List<Long> counts, BooleanSupplier stop,
                                   List<Thread> threads) throws InterruptedException {
         Steady rule = plan.steady();
         if (rule == null) {
@@ -231,221 +221,4 @@ public final class LoadGenerator {
         return steady;
     }
 
-    /**
-     * When the measured window opens and closes, shared by the workers: set before they start for a fixed warm-up,
-     * by {@link #warmUp} for an adaptive one (until then never). {@code completed} counts every completed response.
-     */
-    private static final class Window {
-        volatile long measureFrom = Long.MAX_VALUE;
-        volatile long end = Long.MAX_VALUE;
-        final java.util.concurrent.atomic.LongAdder completed = new java.util.concurrent.atomic.LongAdder();
-    }
-
-    private static Histogram histogram() {
-        return new Histogram(HIGHEST_MICROS, 3);
-    }
-
-    /** One selector thread and its connections. */
-    private static final class Worker implements Runnable {
-        private final Plan plan;
-        private final Window window;
-        private final Connection[] connections;
-        private final Histogram ttfb = histogram();
-        private final Histogram firstItem = histogram();
-        private final Histogram ttlb = histogram();
-        private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(64 * 1024);
-        private final byte[] request;
-        private long requests, non2xx, wrongBodies, ioErrors, timeouts, chunks, cpuNanos;
-        private final BooleanSupplier stop;
-        private IOException failure;
-
-        Worker(Plan plan, int from, int to, long start, Window window, BooleanSupplier stop) {
-            this.plan = plan;
-            this.stop = stop;
-            this.window = window;
-            this.connections = new Connection[to - from];
-            double period = plan.openLoop() ? plan.connections() * 1e9 / plan.rate() : 0;
-            for (int i = 0; i < connections.length; i++) {
-                // Spread the connections' schedules evenly over one period, as wrk2 does.
-                long offset = plan.openLoop() ? (long) (period * (from + i) / plan.connections()) : 0;
-                connections[i] = new Connection(start + offset, period, plan.firstItemEnd());
-            }
-            String path = plan.uri().getRawPath() + (plan.uri().getRawQuery() == null ? "" : "?" + plan.uri().getRawQuery());
-            this.request = ("GET " + path + " HTTP/1.1\r\nHost: " + plan.uri().getHost() + ":" + plan.uri().getPort()
-                    + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
-        }
-
-        @Override
-        public void run() {
-            ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
-            long cpuAtMeasure = -1;
-            try (Selector selector = Selector.open()) {
-                for (Connection c : connections) {
-                    connect(c, selector);
-                }
-                long timeoutNanos = plan.timeout().toNanos();
-                while (true) {
-                    long now = System.nanoTime();
-                    long measureFrom = window.measureFrom;
-                    long end = window.end;
-                    if (cpuAtMeasure < 0 && now >= measureFrom) {
-                        cpuAtMeasure = cpu.getCurrentThreadCpuTime();
-                    }
-                    if (now >= end || stop.getAsBoolean()) {
-                        break;
-                    }
-                    long wait = Math.min(end - now, TimeUnit.MILLISECONDS.toNanos(100));
-                    for (Connection c : connections) {
-                        if (c.inFlight && now - c.intended > timeoutNanos) {
-                            if (c.intended >= measureFrom) {
-                                timeouts++;
-                            }
-                            reconnect(c, selector);
-                        } else if (!c.inFlight && c.channel.isConnected()) {
-                            if (!plan.openLoop() || now >= c.nextIntended) {
-                                try {
-                                    send(c, now);
-                                } catch (IOException e) {
-                                    if (c.intended >= window.measureFrom) {
-                                        ioErrors++;
-                                    }
-                                    reconnect(c, selector);
-                                }
-                            } else {
-                                wait = Math.min(wait, c.nextIntended - now);
-                            }
-                        }
-                    }
-                    selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(wait)));
-                    Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
-                    while (keys.hasNext()) {
-                        SelectionKey key = keys.next();
-                        keys.remove();
-                        Connection c = (Connection) key.attachment();
-                        try {
-                            if (key.isConnectable() && c.channel.finishConnect()) {
-                                key.interestOps(SelectionKey.OP_READ);
-                            } else if (key.isReadable()) {
-                                read(c, selector);
-                            }
-                        } catch (IOException | IllegalStateException e) {
-                            if (c.intended >= window.measureFrom && c.intended < window.end) {
-                                ioErrors++;
-                            }
-                            reconnect(c, selector);
-                        }
-                    }
-                }
-                cpuNanos = cpu.getCurrentThreadCpuTime() - Math.max(0, cpuAtMeasure);
-                for (Connection c : connections) {
-                    c.channel.close();
-                }
-            } catch (IOException e) {
-                failure = e;
-            }
-        }
-
-        private void connect(Connection c, Selector selector) throws IOException {
-            c.channel = SocketChannel.open();
-            c.channel.configureBlocking(false);
-            c.channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            c.inFlight = false;
-            c.parser.reset();
-            if (c.channel.connect(new InetSocketAddress(plan.uri().getHost(), plan.uri().getPort()))) {
-                c.channel.register(selector, SelectionKey.OP_READ, c);
-            } else {
-                c.channel.register(selector, SelectionKey.OP_CONNECT, c);
-            }
-        }
-
-        private void reconnect(Connection c, Selector selector) throws IOException {
-            c.channel.close();
-            if (c.inFlight) {
-                c.advanceSchedule();   // the failed request is counted; its slot is not retried
-            }
-            connect(c, selector);
-        }
-
-        private void send(Connection c, long now) throws IOException {
-            c.intended = plan.openLoop() ? c.nextIntended : now;
-            c.inFlight = true;
-            c.parser.reset();
-            ByteBuffer out = ByteBuffer.wrap(request);
-            while (out.hasRemaining()) {   // a ~60-byte request fits an empty socket buffer at once
-                if (c.channel.write(out) == 0) {
-                    Thread.onSpinWait();
-                }
-            }
-        }
-
-        private void read(Connection c, Selector selector) throws IOException {
-            readBuffer.clear();
-            int n = c.channel.read(readBuffer);
-            long now = System.nanoTime();
-            if (n < 0) {
-                throw new IOException("connection closed by the server");
-            }
-            readBuffer.flip();
-            if (!c.inFlight) {
-                throw new IllegalStateException("bytes from the server with no request outstanding");
-            }
-            if (c.parser.feed(readBuffer, now)) {
-                complete(c, now);
-                if (readBuffer.hasRemaining()) {
-                    throw new IllegalStateException("bytes after the end of a response");
-                }
-            }
-        }
-
-        private void complete(Connection c, long now) {
-            c.inFlight = false;
-            window.completed.increment();
-            boolean measured = c.intended >= window.measureFrom && now <= window.end;
-            c.advanceSchedule();
-            if (!measured) {
-                return;
-            }
-            requests++;
-            ResponseParser p = c.parser;
-            if (p.status() / 100 != 2) {
-                non2xx++;
-                return;
-            }
-            if (p.bodyBytes() != plan.bodyLength() || p.bodyCrc() != plan.bodyCrc()) {
-                wrongBodies++;
-                return;
-            }
-            chunks += p.chunks();
-            ttfb.recordValue(micros(p.firstBodyByteNanos() - c.intended));
-            firstItem.recordValue(micros(p.markNanos() - c.intended));
-            ttlb.recordValue(micros(now - c.intended));
-        }
-
-        private static long micros(long nanos) {
-            return Math.min(HIGHEST_MICROS, Math.max(0, nanos / 1000));
-        }
-    }
-
-    /** One keep-alive connection and its schedule. */
-    private static final class Connection {
-        final ResponseParser parser;
-        final double period;
-        SocketChannel channel;
-        boolean inFlight;
-        long intended;
-        long nextIntended;
-        private double scheduled;
-
-        Connection(long firstIntended, double period, long firstItemEnd) {
-            this.parser = new ResponseParser(firstItemEnd);
-            this.period = period;
-            this.scheduled = firstIntended;
-            this.nextIntended = firstIntended;
-        }
-
-        void advanceSchedule() {
-            scheduled += period;
-            nextIntended = (long) scheduled;
-        }
-    }
 }

@@ -192,13 +192,14 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
             csv.append(i + 1).append(',').append(r.warmupCounts().get(i)).append('\n');
         }
         Files.createDirectories(out.resolve("logs"));
-        Files.writeString(out.resolve("logs/" + name + ".warmup.csv"), csv, StandardCharsets.UTF_8);
+        core.AtomicFile.write(out.resolve("logs/" + name + ".warmup.csv"), csv);
     }
 
     private void writeHgrm(String name, Histogram h) throws IOException {
-        try (PrintStream file = new PrintStream(Files.newOutputStream(out.resolve("hgrm/" + name + ".hgrm")),
-                false, StandardCharsets.UTF_8)) {
+        core.AtomicFile.write(out.resolve("hgrm/" + name + ".hgrm"), stream -> {
+            PrintStream file = new PrintStream(stream, false, StandardCharsets.UTF_8);
             h.outputPercentileDistribution(file, 1000.0);   // microseconds recorded, milliseconds written
-        }
+            file.flush();
+        });
     }
 }

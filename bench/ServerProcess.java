@@ -1,8 +1,6 @@
 package bench;
 
-import core.Combination;
-import core.DataSource;
-import core.Durations;
+import core.ServeConfig;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -56,18 +54,13 @@ public final class ServerProcess implements AutoCloseable {
         this.base = base;
     }
 
-    static ServerProcess start(Combination c, Duration delay, DataSource.Timers timers, List<String> cpuPrefix,
-                               Path log) throws IOException, InterruptedException {
-        return start(c, cpuPrefix, log, "--delay=" + Durations.format(delay), "--source-scheduler=" + timers.id());
-    }
-
     /**
-     * {@code c} served on a free loopback port with serve's {@code options} (--delay, --grace, ...), and attached
-     * over JMX for its in-process figures.
+     * {@code config} served by {@code serve} in a JVM of its own (its flags: {@link ServeConfig#args()}; a port of 0
+     * picks a free one), and attached over JMX for its in-process figures.
      */
-    public static ServerProcess start(Combination c, List<String> cpuPrefix, Path log, String... options)
+    public static ServerProcess start(ServeConfig config, List<String> cpuPrefix, Path log)
             throws IOException, InterruptedException {
-        ServerProcess server = launch(c, cpuPrefix, log, options);
+        ServerProcess server = launch(config, cpuPrefix, log);
         try {
             server.jmx = ServerJmx.attach(server.process.pid());
         } catch (IOException | RuntimeException e) {   // measurable all the same, with fewer columns
@@ -82,23 +75,23 @@ public final class ServerProcess implements AutoCloseable {
      * nothing from the server's JVM): ready once its index page answers; stop it with {@link #close()}. Its
      * standard error goes to {@code log}.
      */
-    public static ServerProcess serve(Combination c, Duration delay, Path log) throws IOException, InterruptedException {
-        return launch(c, List.of(), log, "--delay=" + Durations.format(delay));
+    public static ServerProcess serve(ServeConfig config, Path log) throws IOException, InterruptedException {
+        return launch(config, List.of(), log);
     }
 
-    private static ServerProcess launch(Combination c, List<String> cpuPrefix, Path log, String... options)
+    private static ServerProcess launch(ServeConfig config, List<String> cpuPrefix, Path log)
             throws IOException, InterruptedException {
-        List<String> args = new ArrayList<>(List.of("serve", "--server=" + c.server().id(),
-                "--engine=" + c.engine().id(), "--mode=" + c.mode().id(), "--port=0"));
-        args.addAll(List.of(options));
-        List<String> command = command(cpuPrefix, c.server().jvmFlags(), args.toArray(String[]::new));
+        List<String> args = new ArrayList<>(List.of("serve"));
+        args.addAll(config.args());
+        List<String> command = command(cpuPrefix, config.server().jvmFlags(), args.toArray(String[]::new));
         Process p = new ProcessBuilder(command).redirectError(log.toFile()).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         String line = out.readLine();
         Matcher url = URL.matcher(String.valueOf(line));
         if (!url.find()) {
             p.destroyForcibly();
-            throw new IOException("the server " + c + " did not start: " + Files.readString(log).strip());
+            throw new IOException("the server " + config.combination() + " did not start: "
+                    + Files.readString(log).strip());
         }
         ServerProcess server = new ServerProcess(p, URI.create(url.group(1)));
         try {

@@ -37,6 +37,12 @@ import java.util.function.Function;
 public final class BrowserBench {
 
     /**
+     * browser's --delay as written: one at which each item's arrival shows in a browser (a paint takes a frame,
+     * ~17 ms). Not serve's default ({@link core.ServeConfig#DEFAULT_DELAY}) on purpose.
+     */
+    public static final String DEFAULT_DELAY_TEXT = "200ms";
+
+    /**
      * What to measure. {@code target} null: servers started here; else the one combination runs there, its buffered
      * counterpart at {@code bufferedTarget} (null when the combination is the buffered one).
      */
@@ -130,7 +136,7 @@ public final class BrowserBench {
             BrowserCsv.write(plan.out(), rows, loads);
         }
         if (browserVersion != null) {
-            Provenance.finish(plan.out());
+            Provenance.finish(plan.out(), Map.of("stopped", stopped, "loads_measured", loads.size()));
         }
         BrowserCsv.write(plan.out(), rows, loads);
         printTable();
@@ -138,8 +144,6 @@ public final class BrowserBench {
                 .toAbsolutePath());
         console.flush();
         if (stopped) {
-            console.println("browser: stopped; the finished rows are kept in " + plan.out());
-            console.flush();
             return -1;
         }
         return (int) rows.stream().filter(r -> !r.valid()).count();
@@ -179,8 +183,8 @@ public final class BrowserBench {
                 }
             };
         }
-        ServerProcess server = ServerProcess.serve(c, plan.delay(), plan.out().resolve("logs/" + c.server().id()
-                + "-" + c.engine().id() + "-" + c.mode().id() + ".server.log"));
+        ServerProcess server = ServerProcess.serve(core.ServeConfig.of(c, plan.delay()), plan.out().resolve("logs/"
+                + c.server().id() + "-" + c.engine().id() + "-" + c.mode().id() + ".server.log"));
         return new Served() {
             public URI url(Page<?> page) {
                 return server.base().resolve(page.path().substring(1));

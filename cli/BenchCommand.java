@@ -9,6 +9,7 @@ import core.Durations;
 import core.Logs;
 import core.Page;
 import records.Provenance;
+import records.ResultsFolder;
 import core.ServeConfig;
 import core.Signals;
 import core.UsageException;
@@ -30,7 +31,7 @@ import java.util.concurrent.Callable;
 /** {@code bench}: a sweep with the built-in load generator, each combination in its own server JVM. */
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
         description = "Measure combinations with the built-in load generator (by default every engine and mode"
-                + " on ${sys:pssrbench.server}): each in its own server JVM, verified first, then every page x"
+                + " on ${bundle:registry.server}): each in its own server JVM, verified first, then every page x"
                 + " connection count (x rate); results in --out.")
 final class BenchCommand implements Callable<Integer> {
     /** The most connections a point may have: what stress's streams scenario opens, within a 20,000 file limit. */
@@ -172,13 +173,16 @@ final class BenchCommand implements Callable<Integer> {
         if (resume && out == null) {
             throw new UsageException("--resume continues a sweep: name its folder with --out=DIR.");
         }
-        if (resume && !Files.isRegularFile(out.resolve("summary.csv"))
-                && !Files.isRegularFile(out.resolve(records.Repetitions.FILE))) {
-            throw new UsageException("nothing to resume: " + out + " has no summary.csv or "
-                    + records.Repetitions.FILE + ".");
-        }
         Path folder = out != null ? out : Path.of("results", DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
                 .withZone(ZoneOffset.UTC).format(Instant.now()));
+        ResultsFolder.checkWritable(folder, "--out");
+        // Resumable: rows to go on from, or a sweep stopped before its first window (its provenance record only).
+        if (resume && !Files.isRegularFile(out.resolve("summary.csv"))
+                && !Files.isRegularFile(out.resolve(records.Repetitions.FILE))
+                && !ResultsFolder.hasRunOf(out, "bench")) {
+            throw new UsageException("nothing to resume: " + out + " has no summary.csv, "
+                    + records.Repetitions.FILE + " or bench record in " + Provenance.FILE + ".");
+        }
         if (serverCpus != null) {
             CpuList.check("--server-cpus", serverCpus);
         }
@@ -211,9 +215,17 @@ final class BenchCommand implements Callable<Integer> {
             chosen = Bench.withBaselines(chosen, Registry.ENGINES, Registry.SERVERS);
         }
         flags.put("selected", chosen.stream().map(Combination::toString).toList());
+        if (running != null) {   // which server was measured, and where: the URL as checked, its host resolved
+            flags.put("measured", running.note());
+        }
         flags.put("cpu_sets", split != null ? split.text() : "given: server " + (serverCpus == null ? "any"
                 : serverCpus) + ", load generator " + (clientCpus == null ? "any" : clientCpus));
-        long shuffle = seed != null ? seed : new java.security.SecureRandom().nextLong() >>> 16;
+        // Resumed without --seed: the order the sweep began with, so that the windows still to measure are the ones it
+        // would have measured next.
+        java.util.TreeSet<String> recordedSeeds = resume ? Provenance.recorded(folder, "bench", "seed")
+                : new java.util.TreeSet<>();
+        long shuffle = seed != null ? seed : recordedSeeds.size() == 1 ? Long.parseLong(recordedSeeds.first())
+                : new java.security.SecureRandom().nextLong() >>> 16;
         var sweep = new Bench.Sweep(chosen, chosenPages, connections, rates, fixedWarmup,
                 auto ? LoadGenerator.Steady.of(warmupMax) : null, duration, repeat, shuffle, delay, timers,
                 loadThreads, folder, serverPrefix, flags, resume, jfr, target);
@@ -224,7 +236,12 @@ final class BenchCommand implements Callable<Integer> {
         Runnable restoreSignals = Signals.onTermination(bench::stop);
         try {
             int invalid = bench.run();
-            return invalid < 0 ? 130 : invalid == 0 ? 0 : 1;   // 130: stopped by Ctrl-C, as shells report it
+            if (invalid < 0) {   // 130: stopped by Ctrl-C, as shells report it; one sentence, as for an error
+                spec.commandLine().getErr().println("pssrbench: " + bench.stoppedSentence());
+                spec.commandLine().getErr().flush();
+                return 130;
+            }
+            return invalid == 0 ? 0 : 1;
         } finally {
             restoreSignals.run();
         }

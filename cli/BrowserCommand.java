@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import records.BrowserCsv;
 import records.Provenance;
+import records.ResultsFolder;
 
 import java.net.URI;
 import java.nio.file.Files;
@@ -29,14 +30,12 @@ import java.util.concurrent.Callable;
 /** {@code browser}: the pages loaded in headless Chromium, progressive beside buffered. */
 @Command(name = "browser", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
         description = "Load each selected combination's pages in headless Chromium (by default every engine and"
-                + " mode on ${sys:pssrbench.server}), beside the same server and engine in the buffered mode, and"
+                + " mode on ${bundle:registry.server}), beside the same server and engine in the buffered mode, and"
                 + " record from navigation start: TTFB, first and largest contentful paint, when the first and the"
                 + " last item were in the DOM, DOMContentLoaded and load; medians and spread in --out/browser.csv."
                 + " Needs Chromium and its chromedriver (Debian: apt-get install chromium chromium-driver).")
 final class BrowserCommand implements Callable<Integer> {
 
-    /** A delay at which each item's arrival shows in a browser (a paint takes a frame, ~17 ms). */
-    static final String DEFAULT_DELAY_TEXT = "200ms";
     /** Below this per item, a browser cannot tell progressive arrival from noise. */
     private static final Duration VISIBLE = Duration.ofMillis(20);
 
@@ -55,7 +54,7 @@ final class BrowserCommand implements Callable<Integer> {
                     + " unmeasured load (default: ${DEFAULT-VALUE}).")
     int runs;
 
-    @Option(names = "--delay", paramLabel = "DURATION", defaultValue = DEFAULT_DELAY_TEXT,
+    @Option(names = "--delay", paramLabel = "DURATION", defaultValue = BrowserBench.DEFAULT_DELAY_TEXT,
             description = "Per-item delay of the servers started here, where streaming is visible (default:"
                     + " ${DEFAULT-VALUE}). Units: " + Durations.UNITS + ".")
     Duration delay;
@@ -84,6 +83,7 @@ final class BrowserCommand implements Callable<Integer> {
         }
         Path folder = out != null ? out : Path.of("results", DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
                 .withZone(ZoneOffset.UTC).format(Instant.now()));
+        ResultsFolder.checkWritable(folder, "--out");
         if (Files.exists(folder.resolve(BrowserCsv.FILE))) {
             throw new UsageException(folder + " already holds " + BrowserCsv.FILE + "; choose another --out.");
         }
@@ -109,19 +109,28 @@ final class BrowserCommand implements Callable<Integer> {
             if (measuredDelay.compareTo(VISIBLE) < 0) {
                 spec.commandLine().getOut().println("browser: at " + Durations.format(measuredDelay) + " per item"
                         + " a browser cannot tell progressive from buffered; serve with --delay="
-                        + DEFAULT_DELAY_TEXT + " (or --demo) to see it.");
+                        + BrowserBench.DEFAULT_DELAY_TEXT + " (or --demo) to see it.");
             }
         }
         Logs.configure();
         Map<String, Object> flags = Provenance.flags(spec.commandLine().getParseResult());
         flags.put("selected", chosen.stream().map(Combination::toString).toList());
+        if (running != null) {   // which server was measured, and where: the URL as checked, its host resolved
+            flags.put("measured", running.note());
+        }
         BrowserBench bench = new BrowserBench(new BrowserBench.Plan(chosen, Registry.buffered(), chosenPages, runs,
                 measuredDelay, folder, binaries, flags, target, bufferedTarget, Registry.baselineId()),
                 spec.commandLine().getOut());
         Runnable restoreSignals = Signals.onTermination(bench::stop);
         try {
             int invalid = bench.run();
-            return invalid < 0 ? 130 : invalid == 0 ? 0 : 1;
+            if (invalid < 0) {   // 130: as shells report Ctrl-C; browser has no --resume
+                spec.commandLine().getErr().println("pssrbench: stopped; the loads finished so far are kept in "
+                        + folder + " (each row says how many runs it has).");
+                spec.commandLine().getErr().flush();
+                return 130;
+            }
+            return invalid == 0 ? 0 : 1;
         } finally {
             restoreSignals.run();
         }

@@ -13,6 +13,8 @@ import picocli.CommandLine.Command;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
+import java.util.ListResourceBundle;
+import java.util.ResourceBundle;
 
 /**
  * The command line: {@code serve} (the default), {@code list}, {@code verify}, {@code bench}, {@code browser},
@@ -25,12 +27,12 @@ import java.util.List;
 @Command(name = "pssrbench", mixinStandardHelpOptions = true, versionProvider = Cli.VersionProvider.class,
         sortOptions = false, usageHelpAutoWidth = true,
         description = {"Progressive server-side rendering benchmark: one server, engine and mode per run, streaming"
-                + " the Presentations (${sys:pssrbench.presentations} items) and Stocks"
-                + " (${sys:pssrbench.stocks} items) pages.",
+                + " the Presentations (${bundle:registry.presentations} items) and Stocks"
+                + " (${bundle:registry.stocks} items) pages.",
                 "",
-                "Servers: ${sys:pssrbench.servers}",
-                "Engines: ${sys:pssrbench.engines}",
-                "Modes:   ${sys:pssrbench.modes}",
+                "Servers: ${bundle:registry.servers}",
+                "Engines: ${bundle:registry.engines}",
+                "Modes:   ${bundle:registry.modes}",
                 ""},
         footer = {"", "Without a command, serve (its flags: pssrbench help serve). Example:",
                 "  jbang PssrBench.java --server=nima --engine=jstachio --mode=virtual"},
@@ -57,12 +59,21 @@ public final class Cli {
         });
     }
 
+    /**
+     * The command line with its subcommands, converters and help text, not yet run: {@link #run}'s, and a test's
+     * that parses arguments as a command would.
+     */
+    static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new Cli());
+        cli.setResourceBundle(registryText());
+        converters(cli);
+        return cli;
+    }
+
     /** Runs the command line and returns the exit code; output goes to the given writers. */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
-        describeRegistry();
-        CommandLine cli = new CommandLine(new Cli());
+        CommandLine cli = commandLine();
         cli.setOut(out).setErr(err);
-        converters(cli);
         cli.setParameterExceptionHandler((ex, a) -> {
             String message = ex.getMessage();
             // The help of the command that refused, where its flags are (serve's when none was named).
@@ -121,17 +132,28 @@ public final class Cli {
         return serve;
     }
 
-    /** Help text derives from the registry: picocli interpolates these in descriptions and defaults. */
-    private static void describeRegistry() {
-        System.setProperty("pssrbench.servers", Registry.serverIds());
-        System.setProperty("pssrbench.engines", Registry.engineIds());
-        System.setProperty("pssrbench.modes", Registry.modeIds());
-        System.setProperty("pssrbench.server", Registry.SERVERS.get(0).id());
-        System.setProperty("pssrbench.engine", Registry.ENGINES.get(0).id());
-        System.setProperty("pssrbench.mode", Registry.modes(Registry.ENGINES.get(0))
-                .iterator().next().id());
-        System.setProperty("pssrbench.presentations", String.valueOf(Page.PRESENTATIONS.items().size()));
-        System.setProperty("pssrbench.stocks", String.valueOf(Page.STOCKS.items().size()));
+    /**
+     * Help text and defaults that derive from the registry, as picocli's own resource bundle of this command line
+     * and its subcommands ({@link CommandLine#setResourceBundle}): picocli interpolates {@code ${bundle:registry.KEY}}
+     * in descriptions and default values from it, with no global state. The keys name no command or option, so the
+     * bundle replaces no description.
+     */
+    static ResourceBundle registryText() {
+        Object[][] contents = {
+                {"registry.servers", Registry.serverIds()},
+                {"registry.engines", Registry.engineIds()},
+                {"registry.modes", Registry.modeIds()},
+                {"registry.server", Registry.SERVERS.get(0).id()},
+                {"registry.engine", Registry.ENGINES.get(0).id()},
+                {"registry.mode", Registry.modes(Registry.ENGINES.get(0)).iterator().next().id()},
+                {"registry.presentations", String.valueOf(Page.PRESENTATIONS.items().size())},
+                {"registry.stocks", String.valueOf(Page.STOCKS.items().size())}};
+        return new ListResourceBundle() {
+            @Override
+            protected Object[][] getContents() {
+                return contents;
+            }
+        };
     }
 
     /** Whether the user gave {@code option} (not its default). */

@@ -74,6 +74,9 @@ final class ProvenanceCommand implements Callable<Integer> {
                             + "'.");
                 }
                 int equals = flag.indexOf('=');
+                if (equals > 0 && flag.startsWith("--target=")) {   // the scripts' server: recorded, so no password
+                    TargetUrl.refuseCredentials(flag.substring(equals + 1));
+                }
                 written.put(equals < 0 ? flag : flag.substring(0, equals), equals < 0 ? "true"
                         : flag.substring(equals + 1));
             }

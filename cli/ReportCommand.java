@@ -33,7 +33,8 @@ final class ReportCommand implements Callable<Integer> {
             throw new UsageException("no such folder: " + dir + "; give a results folder written by bench.");
         }
         if (!Files.isRegularFile(dir.resolve("summary.csv")) && !Files.isRegularFile(dir.resolve(BrowserCsv.FILE))
-                && !Files.isRegularFile(dir.resolve(StressReport.FILE))) {
+                && !Files.isRegularFile(dir.resolve(StressReport.FILE))
+                && !records.ResultsFolder.isPssrBench(dir)) {   // a run stopped before its first row: said so
             throw new UsageException(dir + " has no summary.csv, " + BrowserCsv.FILE + " or " + StressReport.FILE
                     + "; give a results folder written by bench, browser or stress.");
         }

@@ -14,15 +14,15 @@ import java.util.List;
  */
 final class Selection {
     @Option(names = "--server", split = ",", paramLabel = "ID",
-            description = "Servers, comma-separated: ${sys:pssrbench.servers}.")
+            description = "Servers, comma-separated: ${bundle:registry.servers}.")
     List<String> servers = List.of();
 
     @Option(names = "--engine", split = ",", paramLabel = "ID",
-            description = "Engines, comma-separated: ${sys:pssrbench.engines} (default: all).")
+            description = "Engines, comma-separated: ${bundle:registry.engines} (default: all).")
     List<String> engines = List.of();
 
     @Option(names = "--mode", split = ",", paramLabel = "ID",
-            description = "Modes, comma-separated: ${sys:pssrbench.modes} (default: all).")
+            description = "Modes, comma-separated: ${bundle:registry.modes} (default: all).")
     List<String> modes = List.of();
 
     @Option(names = "--all", description = "Every valid combination.")
@@ -30,8 +30,13 @@ final class Selection {
 
     @Option(names = "--target", paramLabel = "URL", description = "A server that is already running at URL"
             + " instead of one started here; its combination and delay come from its /info.json (--server,"
-            + " --engine and --mode may be left out, or must match).")
+            + " --engine and --mode may be left out, or must match). Checked before any connection: plain http,"
+            + " no credentials, never a link-local or cloud metadata address, on this machine unless --allow-remote.")
     String target;
+
+    @Option(names = "--allow-remote", description = "Let --target name a server on another machine: its requests"
+            + " cross the network, and the results say which host was measured.")
+    boolean allowRemote;
 
     /** The selected combinations; {@code defaultServers} when no --server is given (empty: every server). */
     List<Combination> combinations(List<String> defaultServers) {
@@ -48,13 +53,17 @@ final class Selection {
      */
     Target target(Duration delay, boolean delayGiven) {
         if (target == null) {
+            if (allowRemote) {
+                throw new UsageException("--allow-remote goes with --target, which names the server on another"
+                        + " machine.");
+            }
             return null;
         }
         if (all || servers.size() > 1 || engines.size() > 1 || modes.size() > 1) {
             throw new UsageException("--target is one running server: give at most one --server, --engine and"
                     + " --mode (none: they are taken from the server).");
         }
-        return Target.resolve(target, first(servers), first(engines), first(modes), delay, delayGiven);
+        return Target.resolve(target, allowRemote, first(servers), first(engines), first(modes), delay, delayGiven);
     }
 
     private static String first(List<String> ids) {

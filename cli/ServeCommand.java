@@ -26,23 +26,25 @@ import java.util.concurrent.CountDownLatch;
                 + " SIGTERM (in-flight pages get --grace to finish).")
 final class ServeCommand implements Callable<Integer> {
 
-    @Option(names = "--server", paramLabel = "ID", defaultValue = "${sys:pssrbench.server}",
-            description = "HTTP server: ${sys:pssrbench.servers} (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--server", paramLabel = "ID", defaultValue = "${bundle:registry.server}",
+            description = "HTTP server: ${bundle:registry.servers} (default: ${DEFAULT-VALUE}).")
     String server;
 
-    @Option(names = "--engine", paramLabel = "ID", defaultValue = "${sys:pssrbench.engine}",
-            description = "Template engine: ${sys:pssrbench.engines} (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--engine", paramLabel = "ID", defaultValue = "${bundle:registry.engine}",
+            description = "Template engine: ${bundle:registry.engines} (default: ${DEFAULT-VALUE}).")
     String engine;
 
-    @Option(names = "--mode", paramLabel = "ID", defaultValue = "${sys:pssrbench.mode}",
-            description = "Mode: ${sys:pssrbench.modes} (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--mode", paramLabel = "ID", defaultValue = "${bundle:registry.mode}",
+            description = "Mode: ${bundle:registry.modes} (default: ${DEFAULT-VALUE}).")
     String mode;
 
     @Option(names = "--host", paramLabel = "ADDR", defaultValue = ServeConfig.DEFAULT_HOST,
-            description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+            description = "Address to listen on (default: ${DEFAULT-VALUE}): this machine only; 0.0.0.0 or :: for"
+                    + " every interface, which makes the server reachable from other machines (serve says so on"
+                    + " stderr).")
     String host;
 
-    @Option(names = "--port", paramLabel = "N", defaultValue = "8080",
+    @Option(names = "--port", paramLabel = "N", defaultValue = "" + ServeConfig.DEFAULT_PORT,
             description = "Port to listen on; 0 picks a free one (default: ${DEFAULT-VALUE}).")
     int port;
 
@@ -72,7 +74,7 @@ final class ServeCommand implements Callable<Integer> {
             + Demo.DEFAULT_DELAY_TEXT + " unless --delay is given.")
     boolean demo;
 
-    @Option(names = "--fail-after", paramLabel = "N", defaultValue = "-1",
+    @Option(names = "--fail-after", paramLabel = "N", defaultValue = "" + ServeConfig.NEVER_FAIL,
             description = "Testing: the data source fails after N items, to exercise aborted pages"
                     + " (default: ${DEFAULT-VALUE}, never).")
     int failAfter;
@@ -91,15 +93,17 @@ final class ServeCommand implements Callable<Integer> {
                     + " Units: " + Durations.UNITS + ".")
     Duration idleTimeout;
 
+    /** The flags as parsed, as the one configuration value ({@link ServeConfig#args()} writes them back). */
+    ServeConfig config() {
+        Registry.validate(Registry.server(server), Registry.engine(engine), Registry.mode(mode));   // names the valid
+        Duration perItem = demo && !Cli.given(spec, "--delay") ? Durations.parse(Demo.DEFAULT_DELAY_TEXT) : delay;
+        return new ServeConfig(Registry.server(server), Registry.engine(engine), Registry.mode(mode), host, port,
+                perItem, timers, threads, grace, failAfter, new ConnectionLimits(backlog, idleTimeout));
+    }
+
     @Override
     public Integer call() throws InterruptedException {
-        Registry.validate(Registry.server(server), Registry.engine(engine), Registry.mode(mode));   // names the valid
-        if (demo && !Cli.given(spec, "--delay")) {
-            delay = Durations.parse(Demo.DEFAULT_DELAY_TEXT);
-        }
-        ServeConfig config = new ServeConfig(Registry.server(server), Registry.engine(engine),
-                Registry.mode(mode), host, port, delay, timers, threads, grace, failAfter,
-                new ConnectionLimits(backlog, idleTimeout));
+        ServeConfig config = config();
         Logs.configure();
         Site site = config.site(demo ? Registry.buffered() : null);
         ListenAddress.check(config.host(), config.port());
@@ -107,12 +111,16 @@ final class ServeCommand implements Callable<Integer> {
         Server.Running running = config.server().start(config.listen(), site);
         CountDownLatch stop = new CountDownLatch(1);
         Signals.onTermination(stop::countDown);
-        System.out.printf(Locale.ROOT, "pssrbench: serving http://%s:%d/ server=%s engine=%s mode=%s delay=%s%n",
-                config.host(), running.port(), config.server().id(), config.engine().id(),
-                config.mode().id(), Durations.format(config.delay()));
+        String url = ListenAddress.url(config.host(), running.port());
+        System.out.printf(Locale.ROOT, "pssrbench: serving %s server=%s engine=%s mode=%s delay=%s%n",
+                url, config.server().id(), config.engine().id(), config.mode().id(), Durations.format(config.delay()));
         if (demo) {
-            System.out.printf(Locale.ROOT, "pssrbench: demo at http://%s:%d%s (progressive and buffered side by"
-                    + " side)%n", config.host(), running.port(), Demo.PATH);
+            System.out.printf(Locale.ROOT, "pssrbench: demo at %s%s (progressive and buffered side by side)%n",
+                    url.substring(0, url.length() - 1), Demo.PATH);
+        }
+        String exposure = ListenAddress.exposure(config.host());
+        if (exposure != null) {
+            System.err.println(exposure);
         }
         System.out.flush();
         stop.await();

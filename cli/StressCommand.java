@@ -4,15 +4,18 @@ import core.Combination;
 import core.ConnectionLimits;
 import core.Durations;
 import core.Logs;
+import core.Signals;
 import core.UsageException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import records.Provenance;
+import records.ResultsFolder;
 import stress.Outcome;
 import stress.Stress;
 import stress.StressSettings;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /** {@code stress}: the reliability scenarios, each combination and scenario in a server JVM of its own. */
 @Command(name = "stress", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
@@ -97,14 +101,21 @@ final class StressCommand implements Callable<Integer> {
             throw new UsageException("--connections, --aborts and --shutdown-clients take at least 1, --idle,"
                     + " --half-sent, --trickling and --slow-readers at least 0.");
         }
-        if (selection.target != null) {
-            throw new UsageException("stress starts (and, in shutdown, stops) its own servers: --target is not"
-                    + " supported.");
+        if (selection.target != null || selection.allowRemote) {
+            throw new UsageException("stress starts (and, in shutdown, stops) its own servers: --target and"
+                    + " --allow-remote are not supported.");
         }
         List<Combination> chosen = selection.combinations(List.of()).stream()
                 .filter(distinctServersUnlessAsked()).toList();
         Path folder = out != null ? out : Path.of("results", "stress-" + DateTimeFormatter
                 .ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC).format(Instant.now()));
+        ResultsFolder.checkWritable(folder, "--out");
+        // stress has no --resume: its rows are rewritten whole after each scenario, so a second run into the same
+        // folder would drop the first one's while provenance.json listed both.
+        if (Files.exists(folder.resolve(Stress.FILE))) {
+            throw new UsageException(folder + " already holds " + Stress.FILE + " (stress does not append to it);"
+                    + " choose another --out.");
+        }
         Logs.configure();
         Map<String, Object> flags = Provenance.flags(spec.commandLine().getParseResult());
         flags.put("selected", chosen.stream().map(Combination::toString).toList());
@@ -116,14 +127,47 @@ final class StressCommand implements Callable<Integer> {
         Provenance.add(folder, Provenance.record("stress", "pssrbench stress (built in)", flags, more));
         StressSettings settings = new StressSettings(connections, streamsDelay, aborts, idle, halfSent, trickling,
                 idleTimeout, slowReaders, folder, System.out, shutdownClients);
-        List<Outcome> outcomes = Stress.run(chosen, scenarios, settings);
-        Provenance.finish(folder);
+        AtomicBoolean stopped = new AtomicBoolean();
+        Runnable restoreSignals = Signals.onTermination(() -> {
+            if (!stopped.getAndSet(true)) {
+                // The scenario under way ends as soon as its server is gone; again later, for a server that was
+                // starting at the first pass.
+                Thread.ofPlatform().daemon(true).name("stress-stop").start(() -> {
+                    for (int i = 0; i < 20; i++) {
+                        ProcessHandle.current().descendants().forEach(ProcessHandle::destroy);
+                        try {
+                            Thread.sleep(500);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                });
+            }
+        });
+        List<Outcome> outcomes;
+        try {
+            outcomes = Stress.run(chosen, scenarios, settings, stopped::get);
+        } finally {
+            restoreSignals.run();
+        }
+        Provenance.finish(folder, Map.of("stopped", stopped.get(), "scenarios_run", outcomes.size()));
+        if (stopped.get() && outcomes.isEmpty()) {
+            spec.commandLine().getErr().println("pssrbench: stopped before a first scenario ended; nothing measured"
+                    + " in " + folder + ".");
+            return 130;
+        }
         Stress.printTable(outcomes, System.out);
         System.out.println("stress: results in " + folder.resolve(Stress.FILE).toAbsolutePath());
         // A folder bench measured into as well gets its report with a stress section; else one of its own.
         Path report = java.nio.file.Files.isRegularFile(folder.resolve("summary.csv"))
                 ? records.Report.write(folder, Registry.baselineId()) : records.StressReport.write(folder);
         System.out.println("stress: report in " + report.toAbsolutePath());
+        if (stopped.get()) {   // 130: as shells report Ctrl-C; stress has no --resume
+            System.out.flush();
+            spec.commandLine().getErr().println("pssrbench: stopped; " + outcomes.size() + " finished scenarios kept"
+                    + " in " + folder.resolve(Stress.FILE) + ", the one under way dropped.");
+            return 130;
+        }
         return outcomes.stream().allMatch(Outcome::pass) ? 0 : 1;
     }
 

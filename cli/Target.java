@@ -5,6 +5,7 @@ import core.Durations;
 import core.Engine;
 import core.Failure;
 import core.Mode;
+import core.ServeConfig;
 import core.Server;
 import core.ServerInfo;
 import core.UsageException;
@@ -13,7 +14,6 @@ import verify.TimedFetch;
 
 import java.io.IOException;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -25,7 +25,8 @@ import java.util.List;
  * {@code --target}: a server that is already running, which verify and bench did not start. What it runs, and at
  * which delay, comes from its {@link ServerInfo#PATH}; --server, --engine and --mode may be left out (then they are
  * taken from it) or must agree with it. A server without /info.json (not a pssrbench serve, or an older one) is
- * taken on trust: the one combination named on the command line, at the --delay given there.
+ * taken on trust: the one combination named on the command line, at the --delay given there. The URL is checked
+ * first, before any connection ({@link TargetUrl}).
  */
 public record Target(URI url, ServerInfo info, Combination combination, Duration delay, String note) {
 
@@ -35,9 +36,12 @@ public record Target(URI url, ServerInfo info, Combination combination, Duration
      * The usage checks first (a URL, known ids), then one request to the server. {@code server}, {@code engine},
      * {@code mode}: null when not named; {@code delay}: the command's --delay, {@code delayGiven} if the user gave it.
      */
-    public static Target resolve(String text, String server, String engine, String mode, Duration delay,
-                                 boolean delayGiven) {
-        URI url = url(text);
+    public static Target resolve(String text, boolean allowRemote, String server, String engine, String mode,
+                                 Duration delay, boolean delayGiven) {
+        TargetUrl checked = TargetUrl.check(text, allowRemote);
+        URI url = checked.url();
+        // Which host is measured, in every note that goes into the results: it may be another machine.
+        String where = checked.local() ? "" : " (on another machine: " + checked.measured() + ")";
         Server s = server == null ? null : Registry.server(server);
         Engine e = engine == null ? null : Registry.engine(engine);
         Mode a = mode == null ? null : Registry.mode(mode);
@@ -47,12 +51,13 @@ public record Target(URI url, ServerInfo info, Combination combination, Duration
                 throw new UsageException("the server at " + url + " does not say what it runs (" + fetched.why()
                         + "): name its combination with --server, --engine and --mode.");
             }
-            return new Target(url, null, new Combination(s, e, a), delay, "the server at " + url + " does not say"
-                    + " what it runs (" + fetched.why() + "): taken on trust as " + s.id() + " " + e.id() + " "
-                    + a.id() + " with " + Durations.format(delay) + " per item (--delay)");
+            return new Target(url, null, new Combination(s, e, a), delay, "the server at " + url + where
+                    + " does not say what it runs (" + fetched.why() + "): taken on trust as " + s.id() + " "
+                    + e.id() + " " + a.id() + " with " + Durations.format(delay) + " per item (--delay)");
         }
         ServerInfo info = fetched.info();
-        Combination running = combination(url, info);
+        ServeConfig config = read(url, info);
+        Combination running = config.combination();
         List<String> differ = new ArrayList<>();
         if (s != null && s != running.server()) {
             differ.add("--server=" + s.id());
@@ -67,25 +72,26 @@ public record Target(URI url, ServerInfo info, Combination combination, Duration
             throw new UsageException("the server at " + url + " runs " + running + ", not " + String.join(" ", differ)
                     + "; leave out --server, --engine and --mode to take them from it.");
         }
-        Duration runs = info.delayDuration();
+        Duration runs = config.delay();
         if (delayGiven && !delay.equals(runs)) {
             throw new UsageException("the server at " + url + " runs with " + Durations.format(runs) + " per item"
                     + " (its serve --delay); leave out --delay, which sets the delay of servers started here.");
         }
-        return new Target(url, info, running, runs, "the server at " + url + " runs " + running + " with "
+        return new Target(url, info, running, runs, "the server at " + url + where + " runs " + running + " with "
                 + Durations.format(runs) + " per item (its " + ServerInfo.PATH + ")");
     }
 
-    private static URI url(String text) {
-        try {
-            URI url = new URI(text);
-            if ("http".equals(url.getScheme()) && url.getHost() != null) {
-                return url;
-            }
-        } catch (URISyntaxException e) {
-            // refused below, in the same words
-        }
-        throw new UsageException("--target takes an http:// URL such as http://127.0.0.1:8080/, not '" + text + "'.");
+    /**
+     * What the server runs, read back from its /info.json ({@link ServeConfig#from}: the flags it does not carry
+     * are serve's defaults), or null for a server taken on trust.
+     */
+    public ServeConfig config() {
+        return info == null ? null : read(url, info);
+    }
+
+    private static ServeConfig read(URI url, ServerInfo info) {
+        return ServeConfig.from(info, combination(url, info), url.getHost(),
+                url.getPort() >= 0 ? url.getPort() : "https".equalsIgnoreCase(url.getScheme()) ? 443 : 80);
     }
 
     /** What the server says about itself, or null with why not. */

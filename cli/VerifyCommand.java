@@ -33,7 +33,7 @@ final class VerifyCommand implements Callable<Integer> {
 
     // Not serve's default (ServeConfig.DEFAULT_DELAY, 1ms): progressive arrival can be told from noise only at
     // Verifier.MIN_DELAY (10ms) and more, so verify starts its servers at a delay well above it.
-    @Option(names = "--delay", paramLabel = "DURATION", defaultValue = "50ms",
+    @Option(names = "--delay", paramLabel = "DURATION", defaultValue = Verifier.DEFAULT_DELAY_TEXT,
             description = "Delay per item while verifying; large, so that progressive arrival shows"
                     + " (default: ${DEFAULT-VALUE}). With --target, the server's own delay applies."
                     + " Units: " + Durations.UNITS + ".")

@@ -70,10 +70,10 @@ final class WrkRowCommand implements Callable<Integer> {
         Summary.append(csv, row);
         if (hgrm != null) {
             if (!run.spectrum().isEmpty()) {
-                Files.writeString(Path.of(hgrm + ".hgrm"), run.spectrum());
+                core.AtomicFile.write(Path.of(hgrm + ".hgrm"), run.spectrum());
             }
             if (!run.uncorrectedSpectrum().isEmpty()) {
-                Files.writeString(Path.of(hgrm + "-uncorrected.hgrm"), run.uncorrectedSpectrum());
+                core.AtomicFile.write(Path.of(hgrm + "-uncorrected.hgrm"), run.uncorrectedSpectrum());
             }
         }
         PrintWriter out = spec.commandLine().getOut();

@@ -25,6 +25,13 @@ public final class ListenAddress {
     }
 
     public static void check(String host, int port) {
+        // inet_aton's shorthands: "0" is 0.0.0.0 (every interface), "127.1" is 127.0.0.1, "2130706433" too. A
+        // server reachable from every machine must not hide behind a digit: write the address in full.
+        if (host.matches("[0-9.]+") && !host.matches("\\d+\\.\\d+\\.\\d+\\.\\d+")) {
+            throw new UsageException("--host=" + host + " is a shorthand that hides which address it means (0 is"
+                    + " every interface); write it in full: 127.0.0.1 (the default), 0.0.0.0 for every interface, or"
+                    + " one address of this machine.");
+        }
         InetAddress address;
         try {
             address = InetAddress.getByName(host);
@@ -89,6 +96,31 @@ public final class ListenAddress {
         }
         Logger.getLogger("pssrbench").warning(host + ":" + port + " still accepts connections "
                 + Durations.format(timeout) + " after the server closed its listening socket");
+    }
+
+    /** {@code http://host:port/}, an IPv6 address in brackets (RFC 3986 section 3.2.2): {@code http://[::1]:8080/}. */
+    public static String url(String host, int port) {
+        boolean ipv6 = host.contains(":") && !host.startsWith("[");
+        return "http://" + (ipv6 ? "[" + host + "]" : host) + ":" + port + "/";
+    }
+
+    /**
+     * The one line serve prints on stderr when it listens on {@code host} and {@code host} is not a loopback address
+     * (every interface, or one other machines can reach), or null for loopback. The host resolves (see {@link #check}).
+     */
+    public static String exposure(String host) {
+        InetAddress address;
+        try {
+            address = InetAddress.getByName(host);
+        } catch (UnknownHostException e) {
+            return null;   // refused by check
+        }
+        if (address.isLoopbackAddress()) {
+            return null;
+        }
+        return "pssrbench: listening on " + (address.isAnyLocalAddress() ? "every interface (" + host + ")"
+                : host + (host.equals(address.getHostAddress()) ? "" : " (" + address.getHostAddress() + ")"))
+                + ", not loopback: the server is reachable from other machines.";
     }
 
     /** Whether {@code address} is this machine's: the wildcard, a loopback address or one of its interfaces'. */

@@ -24,10 +24,7 @@ public final class Render {
 
     private static final Logger LOG = Logger.getLogger("pssrbench");
 
-    private final Engine engine;
-    private final Duration delay;
-    private final DataSource.Timers timers;
-    private final int failAfter;
+    private final Feed feed;
     private final Page<?> page;
     private final ChunkWriter out;
     private final AtomicInteger inFlight;
@@ -40,12 +37,16 @@ public final class Render {
     /** What stops the algorithm's work on cancel ({@link #whenCancelled}). */
     private volatile Runnable onCancel;
 
-    Render(Engine engine, Duration delay, DataSource.Timers timers, int failAfter, Page<?> page, ChunkSink sink,
-           AtomicInteger inFlight) {
-        this.engine = engine;
-        this.delay = delay;
-        this.timers = timers;
-        this.failAfter = failAfter;
+    /**
+     * What a render reads: the engine's templates, and the data source's items at {@code delay} per item on
+     * {@code timers}, failing after {@code failAfter} items (-1: never). The part of {@link ServeConfig} a render
+     * needs ({@link ServeConfig#feed()}, its only maker).
+     */
+    public record Feed(Engine engine, Duration delay, DataSource.Timers timers, int failAfter) {
+    }
+
+    Render(Feed feed, Page<?> page, ChunkSink sink, AtomicInteger inFlight) {
+        this.feed = feed;
         this.page = page;
         this.inFlight = inFlight;
         this.out = new ChunkWriter(bytes -> {
@@ -80,7 +81,7 @@ public final class Render {
 
     /** The engine's templates. */
     public Templates templates() {
-        return engine.templates();
+        return feed.engine().templates();
     }
 
     /** The page's items from the data source (subscribe once), at the site's delay and with its faults. */
@@ -88,7 +89,7 @@ public final class Render {
         if (of != page) {
             throw new IllegalArgumentException("a render reads the items of its own page, " + page.path());
         }
-        return DataSource.items(of.items(), delay, timers, failAfter);
+        return DataSource.items(of.items(), feed.delay(), feed.timers(), feed.failAfter());
     }
 
     /** Where the page goes: each {@link ChunkWriter#flush()} is one chunk for the server. */

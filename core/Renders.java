@@ -1,6 +1,5 @@
 package core;
 
-import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -12,27 +11,21 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class Renders implements AutoCloseable {
 
-    private final Engine engine;
-    private final Duration delay;
-    private final DataSource.Timers timers;
-    private final int failAfter;
+    private final Render.Feed feed;
     private final Requests requests;
     private final Workers workers;
     private final AtomicInteger inFlight = new AtomicInteger();
 
-    /** Renders of {@code engine}'s pages from the data source at {@code delay}; the platform pool of {@code threads}. */
-    Renders(Engine engine, Duration delay, DataSource.Timers timers, int failAfter, int threads, Requests requests) {
-        this.engine = engine;
-        this.delay = delay;
-        this.timers = timers;
-        this.failAfter = failAfter;
+    /** Renders that read {@code feed}; the platform pool of {@code threads}. */
+    Renders(Render.Feed feed, int threads, Requests requests) {
+        this.feed = feed;
         this.requests = requests;
         this.workers = new Workers(threads);
     }
 
     /** A new render of {@code page} for one request, writing its chunks to {@code sink}. */
     Render render(Page<?> page, ChunkSink sink) {
-        Render render = new Render(engine, delay, timers, failAfter, page, sink, inFlight);
+        Render render = new Render(feed, page, sink, inFlight);
         requests.track(render);
         return render;
     }

@@ -1,13 +1,22 @@
 package core;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
-/** Everything a running combination needs, validated ({@link Combination#check}). */
+/**
+ * Everything a running combination needs, validated ({@link Combination#check}): the one value that {@code serve}
+ * parses its flags into, that a parent writes as a child's {@code serve} arguments ({@link #args()}), that a running
+ * server tells at {@link ServerInfo#PATH} and a client reads back ({@link #from}). The site, the server's listener
+ * and each render get narrow views of it ({@link #site}, {@link #listen}, {@link #feed}): they sit below it in
+ * core, so they do not name it. serve's defaults live here and nowhere else.
+ */
 public record ServeConfig(Server server, Engine engine, Mode mode, String host, int port,
                           Duration delay, DataSource.Timers timers, int threads, Duration grace, int failAfter,
                           ConnectionLimits limits) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
+    public static final int DEFAULT_PORT = 8080;
     /** serve's --delay as written on the command line (an annotation's default must be a constant string). */
     public static final String DEFAULT_DELAY_TEXT = "1ms";
     public static final Duration DEFAULT_DELAY = Durations.parse(DEFAULT_DELAY_TEXT);
@@ -16,12 +25,9 @@ public record ServeConfig(Server server, Engine engine, Mode mode, String host, 
     /** serve's --grace as written on the command line. */
     public static final String DEFAULT_GRACE_TEXT = "3s";
     public static final Duration DEFAULT_GRACE = Durations.parse(DEFAULT_GRACE_TEXT);
-
-    /** With the default backlog and timeouts. */
-    public ServeConfig(Server server, Engine engine, Mode mode, String host, int port, Duration delay,
-                       DataSource.Timers timers, int threads, Duration grace, int failAfter) {
-        this(server, engine, mode, host, port, delay, timers, threads, grace, failAfter, ConnectionLimits.DEFAULT);
-    }
+    /** --fail-after's default: the data source never fails. */
+    public static final int NEVER_FAIL = -1;
+    public static final DataSource.Timers DEFAULT_TIMERS = DataSource.Timers.byId(DataSource.Timers.DEFAULT_TEXT);
 
     public ServeConfig {
         Combination.check(server, engine, mode);
@@ -36,10 +42,43 @@ public record ServeConfig(Server server, Engine engine, Mode mode, String host, 
         }
     }
 
-    /** A loopback config with defaults, for tests and verify. */
+    /** {@code c} with serve's defaults for every other flag: what {@code serve --server --engine --mode} runs. */
+    public static ServeConfig defaults(Combination c) {
+        return new ServeConfig(c.server(), c.engine(), c.mode(), DEFAULT_HOST, DEFAULT_PORT, DEFAULT_DELAY,
+                DEFAULT_TIMERS, DEFAULT_THREADS, DEFAULT_GRACE, NEVER_FAIL, ConnectionLimits.DEFAULT);
+    }
+
+    /** {@code c} at {@code delay} on a free loopback port, serve's defaults otherwise: for tests, verify and bench. */
     public static ServeConfig of(Combination c, Duration delay) {
-        return new ServeConfig(c.server(), c.engine(), c.mode(), DEFAULT_HOST, 0, delay,
-                DataSource.Timers.COMPUTATION, DEFAULT_THREADS, DEFAULT_GRACE, -1);
+        return defaults(c).withPort(0).withDelay(delay);
+    }
+
+    /**
+     * This configuration as {@code serve}'s flags (after the word {@code serve}), which serve parses back into an
+     * equal value (ServeConfigTest): the combination always (serve's defaults for it come from the registry, which
+     * this layer does not know), every other flag only where it differs from serve's default, so that a child's
+     * command line in a log reads as what is particular about it.
+     */
+    public List<String> args() {
+        List<String> args = new ArrayList<>(List.of("--server=" + server.id(), "--engine=" + engine.id(),
+                "--mode=" + mode.id()));
+        ServeConfig d = defaults(combination());
+        add(args, "--host", host, d.host);
+        add(args, "--port", port, d.port);
+        add(args, "--delay", Durations.format(delay), Durations.format(d.delay));
+        add(args, "--source-scheduler", timers.id(), d.timers.id());
+        add(args, "--threads", threads, d.threads);
+        add(args, "--grace", Durations.format(grace), Durations.format(d.grace));
+        add(args, "--fail-after", failAfter, d.failAfter);
+        add(args, "--backlog", limits.backlog(), d.limits.backlog());
+        add(args, "--idle-timeout", Durations.format(limits.idleTimeout()), Durations.format(d.limits.idleTimeout()));
+        return args;
+    }
+
+    private static void add(List<String> args, String flag, Object value, Object byDefault) {
+        if (!value.equals(byDefault)) {
+            args.add(flag + "=" + value);
+        }
     }
 
     /** The site this combination serves. */
@@ -56,12 +95,11 @@ public record ServeConfig(Server server, Engine engine, Mode mode, String host, 
             throw new UsageException("--demo shows a progressive mode beside the buffered one: choose another --mode"
                     + " than " + mode.id() + ".");
         }
-        return new Site(new Site.Settings(engine, mode, serving(), delay, timers, threads, grace, failAfter,
-                demoBuffered == null ? info() : ServerInfo.of(server.id(), engine.id(), mode.id(), delay, timers,
-                        threads, true), demoBuffered));
+        return new Site(new Site.Settings(feed(), mode, serving(), threads, grace, info(demoBuffered != null),
+                demoBuffered));
     }
 
-    /** Where and how the server listens. */
+    /** Where and how the server listens: the narrow view a server gets, which names no mode. */
     public Server.Listen listen() {
         return new Server.Listen(host, port, threads, serving(), limits);
     }
@@ -74,13 +112,65 @@ public record ServeConfig(Server server, Engine engine, Mode mode, String host, 
         return combination().serving();
     }
 
+    /** What a render reads: the engine, and the data source's delay, scheduler and fault. */
+    public Render.Feed feed() {
+        return new Render.Feed(engine, delay, timers, failAfter);
+    }
+
     /** What the server says about itself at {@link ServerInfo#PATH}. */
     public ServerInfo info() {
-        return ServerInfo.of(server.id(), engine.id(), mode.id(), delay, timers, threads);
+        return info(false);
+    }
+
+    /** The same, for a server that also serves the demo's buffered pages ({@code serve --demo}) if {@code demo}. */
+    public ServerInfo info(boolean demo) {
+        return ServerInfo.of(server.id(), engine.id(), mode.id(), delay, timers, threads, demo);
+    }
+
+    /**
+     * The configuration a running server tells at {@link ServerInfo#PATH}, read back: {@code running} is its
+     * combination as this build's registry names it (core does not know the registry), {@code host} and
+     * {@code port} where it was reached. The flags /info.json does not carry (--grace, --fail-after, --backlog,
+     * --idle-timeout) are serve's defaults; a scheduler this build does not know, or none (an older server), is the
+     * default one, as is a pool size it does not give.
+     */
+    public static ServeConfig from(ServerInfo info, Combination running, String host, int port) {
+        DataSource.Timers scheduler = DEFAULT_TIMERS;
+        for (DataSource.Timers t : DataSource.Timers.values()) {
+            if (t.id().equals(info.sourceScheduler())) {
+                scheduler = t;
+            }
+        }
+        return defaults(running).withHost(host).withPort(port).withDelay(info.delayDuration()).withTimers(scheduler)
+                .withThreads(info.threads() < 1 ? DEFAULT_THREADS : info.threads());
     }
 
     public Combination combination() {
         return new Combination(server, engine, mode);
+    }
+
+    public ServeConfig withHost(String host) {
+        return new ServeConfig(server, engine, mode, host, port, delay, timers, threads, grace, failAfter, limits);
+    }
+
+    public ServeConfig withPort(int port) {
+        return new ServeConfig(server, engine, mode, host, port, delay, timers, threads, grace, failAfter, limits);
+    }
+
+    public ServeConfig withDelay(Duration delay) {
+        return new ServeConfig(server, engine, mode, host, port, delay, timers, threads, grace, failAfter, limits);
+    }
+
+    public ServeConfig withTimers(DataSource.Timers timers) {
+        return new ServeConfig(server, engine, mode, host, port, delay, timers, threads, grace, failAfter, limits);
+    }
+
+    public ServeConfig withThreads(int threads) {
+        return new ServeConfig(server, engine, mode, host, port, delay, timers, threads, grace, failAfter, limits);
+    }
+
+    public ServeConfig withGrace(Duration grace) {
+        return new ServeConfig(server, engine, mode, host, port, delay, timers, threads, grace, failAfter, limits);
     }
 
     public ServeConfig withLimits(ConnectionLimits limits) {

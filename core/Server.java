@@ -80,12 +80,10 @@ public interface Server {
 
     /**
      * Where to listen, the platform threads of a blocking pool, the plan of the combination (whose handler the
-     * server runs), and the backlog and timeouts every server applies to its connections.
+     * server runs), and the backlog and timeouts every server applies to its connections: the part of
+     * {@link ServeConfig} a server needs ({@link ServeConfig#listen()}, its only maker), which names no mode.
      */
     record Listen(String host, int port, int threads, Serving serving, ConnectionLimits limits) {
-        public Listen(String host, int port, int threads, Serving serving) {
-            this(host, port, threads, serving, ConnectionLimits.DEFAULT);
-        }
 
         /** The handler the plan chose among the server's {@link Server#handling()}. */
         public Handler handler() {

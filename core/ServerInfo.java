@@ -31,18 +31,14 @@ public record ServerInfo(String pssrbench, String java, String server, String en
     public record PageInfo(String id, String path, int items) {
     }
 
-    /** What a server of this build running this combination says about itself. */
-    public static ServerInfo of(String server, String engine, String mode, Duration delay, DataSource.Timers timers,
-                                int threads) {
-        return of(server, engine, mode, delay, timers, threads, false);
-    }
-
     /**
-     * The same; {@code demo}: the server also answers each page rendered in the buffered way under
-     * {@link Demo#BUFFERED} ({@code serve --demo}), listed as {@code buffered_pages}.
+     * What a server of this build running this combination says about itself ({@link ServeConfig#info}, its only
+     * caller, which also reads it back: {@link ServeConfig#from}); {@code demo}: the server also answers each page
+     * rendered in the buffered way under {@link Demo#BUFFERED} ({@code serve --demo}), listed as
+     * {@code buffered_pages}.
      */
-    public static ServerInfo of(String server, String engine, String mode, Duration delay, DataSource.Timers timers,
-                                int threads, boolean demo) {
+    static ServerInfo of(String server, String engine, String mode, Duration delay, DataSource.Timers timers,
+                         int threads, boolean demo) {
         return new ServerInfo(Version.VERSION, Runtime.version().toString(), server, engine, mode,
                 Durations.format(delay), delay.toNanos(), timers.id(), threads,
                 Arrays.stream(Page.values()).map(p -> new PageInfo(p.id(), p.path(), p.items().size())).toList(),

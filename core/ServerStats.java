@@ -36,7 +36,8 @@ public final class ServerStats implements ServerStatsMXBean {
     /** Registers the statistics of this server with the platform MBean server. */
     public static void register(Site site) {
         try {
-            ManagementFactory.getPlatformMBeanServer().registerMBean(new ServerStats(site, site.settings().delay()),
+            ManagementFactory.getPlatformMBeanServer().registerMBean(
+                    new ServerStats(site, site.settings().feed().delay()),
                     new ObjectName(NAME));
         } catch (JMException e) {
             LOG.warning("server statistics are not available over JMX: " + e.getMessage());
@@ -82,7 +83,7 @@ public final class ServerStats implements ServerStatsMXBean {
         double[] ms = new double[Math.max(1, samples)];
         for (int i = 0; i < ms.length; i++) {
             long start = System.nanoTime();
-            DataSource.items(p.items(), delay, site.settings().timers(), -1).blockingLast();
+            DataSource.items(p.items(), delay, site.settings().feed().timers(), -1).blockingLast();
             ms[i] = (System.nanoTime() - start) / 1e6;
         }
         Arrays.sort(ms);

@@ -19,6 +19,10 @@ public final class Site implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger("pssrbench");
 
     private final Settings config;
+    /** The plan of the site's own mode. */
+    private final Serving serving;
+    /** Null, or the buffered mode, with which the site also serves the demo ({@code serve --demo}). */
+    private final Mode demoBuffered;
     private final byte[] index;
     /** The demo page, or null when the site serves no demo. */
     private final byte[] demo;
@@ -32,28 +36,29 @@ public final class Site implements AutoCloseable {
     private volatile boolean draining;
 
     /**
-     * What a site needs to know: the engine and mode, the plan it serves a page by ({@link Serving}: the mode's
-     * render runs where it says), the data source's delay (and a fault to inject), the render pool's size, the grace
-     * period it announces while draining, and what {@link ServerInfo#PATH} says. {@code demoBuffered}: null, or the
-     * buffered mode, with which the site also serves {@link Demo}'s page and each page rendered by the same engine
-     * in that mode under {@link Demo#BUFFERED} ({@code serve --demo}).
+     * What a site needs to know, the part of {@link ServeConfig} it reads ({@link ServeConfig#site}, its only maker):
+     * what its renders read ({@link Render.Feed}: the engine, the data source's delay and a fault to inject), the
+     * mode and the plan it serves a page by ({@link Serving}: the mode's render runs where it says), the render
+     * pool's size, the grace period it announces while draining, and what {@link ServerInfo#PATH} says.
+     * {@code demoBuffered}: null, or the buffered mode, with which the site also serves {@link Demo}'s page and each
+     * page rendered by the same engine in that mode under {@link Demo#BUFFERED} ({@code serve --demo}).
      */
-    public record Settings(Engine engine, Mode mode, Serving serving, Duration delay, DataSource.Timers timers,
-                           int threads, Duration grace, int failAfter, ServerInfo info, Mode demoBuffered) {
+    public record Settings(Render.Feed feed, Mode mode, Serving serving, int threads, Duration grace,
+                           ServerInfo info, Mode demoBuffered) {
     }
 
     public Site(Settings config) {
         this.config = config;
-        this.index = indexPage(config).getBytes(StandardCharsets.UTF_8);
-        this.demo = config.demoBuffered() == null ? null
-                : Demo.page(config.info().server(), config.engine(), config.mode(), config.delay())
+        this.serving = config.serving();
+        this.demoBuffered = config.demoBuffered();
+        this.index = indexPage().getBytes(StandardCharsets.UTF_8);
+        this.demo = demoBuffered == null ? null
+                : Demo.page(config.info().server(), config.feed().engine(), config.mode(), config.feed().delay())
                 .getBytes(StandardCharsets.UTF_8);
-        this.demoServing = config.demoBuffered() == null ? null
-                : Serving.on(config.serving().handler(), config.demoBuffered());
-        this.renders = new Renders(config.engine(), config.delay(), config.timers(), config.failAfter(),
-                config.threads(), requests);
+        this.demoServing = demoBuffered == null ? null : Serving.on(serving.handler(), demoBuffered);
+        this.renders = new Renders(config.feed(), config.threads(), requests);
         for (Page<?> page : Page.values()) {
-            pageBytes.put(page, config.engine().render(page).getBytes(StandardCharsets.UTF_8));
+            pageBytes.put(page, config.feed().engine().render(page).getBytes(StandardCharsets.UTF_8));
         }
     }
 
@@ -110,14 +115,14 @@ public final class Site implements AutoCloseable {
         }
         Page<?> page = pageAt(path);   // the pages first: they are the measured path
         Mode mode = config.mode();
-        Serving plan = config.serving();
+        Serving plan = serving;
         if (page == null && demo != null) {
             if (path.equals(Demo.PATH)) {
                 return get ? responder.fixed(ok(HTML, demo, head, Map.of())) : notAllowed(method, responder);
             }
             if (path.startsWith(Demo.BUFFERED + "/")) {
                 page = pageAt(path.substring(Demo.BUFFERED.length()));
-                mode = config.demoBuffered();
+                mode = demoBuffered;
                 plan = demoServing;
             }
         }
@@ -186,6 +191,16 @@ public final class Site implements AutoCloseable {
     }
 
     /**
+     * A request whose request line the server's library parsed but which is malformed (a method that is not an RFC
+     * 9110 token, a request target that is not a URI): 400 and close, for the servers whose library does not answer
+     * it itself. The request is not echoed.
+     */
+    public <R> R malformed(Responder<R> responder) {
+        return responder.fixed(new Reply(400, TEXT, bytes("400 Bad Request: a malformed request line\n"), false,
+                Map.of(), true));
+    }
+
+    /**
      * An HTTP/1.1 request without a Host header: 400, as RFC 9112 section 3.2 requires, for the servers whose
      * library does not check it itself.
      */
@@ -217,7 +232,7 @@ public final class Site implements AutoCloseable {
      *                               the server must then close the connection without ending the response
      */
     public void streamHere(Page<?> page, ChunkSink sink) {
-        renders.streamHere(page, sink, config.serving(), config.mode());
+        renders.streamHere(page, sink, serving, config.mode());
     }
 
     /**
@@ -234,7 +249,7 @@ public final class Site implements AutoCloseable {
      * drain counts it) and starts it when its response is subscribed to.
      */
     public Render startLater(Render render) {
-        return renders.start(render, config.serving(), config.mode(), true);
+        return renders.start(render, serving, config.mode(), true);
     }
 
     /** The render threads stop; call after the server has stopped. */
@@ -273,7 +288,8 @@ public final class Site implements AutoCloseable {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    private static String indexPage(Settings c) {
+    private String indexPage() {
+        Settings c = config;
         StringBuilder links = new StringBuilder();
         for (Page p : Page.values()) {
             links.append("<li class=\"list-group-item\"><a href=\"").append(p.path()).append("\">").append(p.title())
@@ -286,10 +302,10 @@ public final class Site implements AutoCloseable {
                 + "<link rel=\"icon\" href=\"/images/favicon.ico\">"
                 + "<link rel=\"stylesheet\" href=\"/webjars/bootstrap/5.3.0/css/bootstrap.min.css\"></head>"
                 + "<body><div class=\"container my-4\"><h1>PssrBench</h1><p>server <b>" + c.info().server()
-                + "</b>, engine <b>" + c.engine().id() + "</b>, mode <b>" + c.mode().id() + "</b>, "
-                + Durations.format(c.delay()) + " per item</p><ul class=\"list-group\">" + links
+                + "</b>, engine <b>" + c.feed().engine().id() + "</b>, mode <b>" + c.mode().id() + "</b>, "
+                + Durations.format(c.feed().delay()) + " per item</p><ul class=\"list-group\">" + links
                 + "</ul><p class=\"mt-3\"><a href=\"" + ServerInfo.PATH + "\">" + ServerInfo.PATH + "</a>: how this"
-                + " server is configured, as JSON</p>" + (c.demoBuffered() == null ? "<p>The demo, progressive and"
+                + " server is configured, as JSON</p>" + (demoBuffered == null ? "<p>The demo, progressive and"
                 + " buffered side by side, is served with <code>serve --demo</code>.</p>" : "<p class=\"mt-3\"><a"
                 + " class=\"btn btn-primary\" href=\"" + Demo.PATH + "\">The demo: progressive and buffered side by"
                 + " side</a></p>")

@@ -7,7 +7,6 @@ import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.axis.NumberTickUnit;
 import org.jfree.chart.axis.ValueAxis;
-import org.jfree.chart.plot.DefaultDrawingSupplier;
 import org.jfree.chart.plot.ValueMarker;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.ui.Layer;
@@ -21,7 +20,7 @@ import org.jfree.data.xy.YIntervalSeriesCollection;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
-import java.awt.Shape;
+import java.awt.geom.Line2D;
 import java.text.NumberFormat;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,9 +31,9 @@ import java.util.TreeSet;
 
 /**
  * The charts of the bench part of report.html: for one server and page, each metric against connections (closed
- * loop) or the target rate (open loop), one series per engine and mode, the baseline grey and dashed. Colours and
- * marker shapes follow the order of {@code engines} and {@code modes}, so an engine and a mode look the same in
- * every chart of the report.
+ * loop) or the target rate (open loop), one series per engine and mode, each combination in its own colour and each
+ * mode in its own line style and marker, the baselines in greys ({@link SeriesLook}), the same in every chart of the
+ * report. The data source's floor is one dashed line, labelled once.
  *
  * <p>A summary row of repetitions ({@link Row#spread}) draws, for the metrics that have one
  * ({@link Row#INTERVAL_METRICS}), its interval for the median as a vertical bar ({@link Whiskers}); a disturbed point
@@ -44,13 +43,10 @@ final class BenchCharts {
 
     private static final int WIDTH = 640;
     private static final int HEIGHT = 400;
-    /** Okabe-Ito colours: told apart by colour-blind readers and in print; one per engine, the same in every chart. */
-    private static final Color[] PALETTE = {new Color(0x0072B2), new Color(0xD55E00), new Color(0x009E73),
-            new Color(0xCC79A7), new Color(0xE69F00), new Color(0x56B4E9), Color.BLACK};
-    private static final Color BASELINE = new Color(0x8C8C8C);
+    private static final int LEGEND_ROW = 22;
     private static final Color FLOOR = new Color(0xB22222);
-    /** One marker shape per mode, so a mode reads the same across engines (and without colour). */
-    private static final Shape[] SHAPES = DefaultDrawingSupplier.createStandardSeriesShapes();
+    /** The line of a legend's entry: long enough to show two repeats of the longest dash of a mode's line. */
+    private static final Line2D LEGEND_LINE = new Line2D.Double(-15, 0, 15, 0);
 
     /** What one chart plots on its y axis. */
     private record Metric(String column, String title, String axis, boolean floor) {
@@ -70,18 +66,16 @@ final class BenchCharts {
             new Metric("ttlb_p50_ms", "Open loop: time to last byte, median", "TTLB p50 (ms)", true),
             new Metric("ttlb_p99_ms", "Open loop: time to last byte, 99th percentile", "TTLB p99 (ms)", true));
 
-    private final List<String> engines;
-    private final List<String> modes;
+    private final SeriesLook look;
     /** The engine that writes the page without a template engine: the ceiling the others are compared with. */
     private final String raw;
     private final StandardChartTheme theme;
     /** Charts drawn so far: each chart's id in the document ("c1", "c2", ...). */
     private int charts;
 
-    /** {@code engines}: the baseline {@code raw} first, then as the sweep met them; {@code modes} likewise. */
-    BenchCharts(List<String> engines, List<String> modes, String raw, StandardChartTheme theme) {
-        this.engines = engines;
-        this.modes = modes;
+    /** {@code modes}: as the sweep met them; {@code raw}: the baseline engine. */
+    BenchCharts(List<String> modes, String raw, StandardChartTheme theme) {
+        this.look = new SeriesLook(modes);
         this.raw = raw;
         this.theme = theme;
     }
@@ -122,7 +116,7 @@ final class BenchCharts {
         Map<String, Integer> seriesOf = new HashMap<>();
         Map<String, Row> disturbed = new HashMap<>();   // by series and x
         List<Row> firstOfSeries = new ArrayList<>();
-        TreeSet<Double> floors = new TreeSet<>();
+        TreeSet<Double> floors = new TreeSet<>();   // each point's own, measured: they differ by a fraction
         for (Row r : rows) {
             double x = Summary.number(r, xColumn);
             double y = Summary.number(r, m.column());
@@ -174,19 +168,15 @@ final class BenchCharts {
         yAxis.setStandardTickUnits(NumberAxis.createStandardTickUnits(Locale.ROOT));
         Whiskers renderer = new Whiskers();
         renderer.setDrawOutlines(false);   // filled markers only: an outline in the same colour adds nothing
+        renderer.setLegendLine(LEGEND_LINE);
         XYPlot plot = new XYPlot(dataset, xAxis, yAxis, renderer);
         JFreeChart chart = new JFreeChart(title, plot);
         theme.apply(chart);
         for (int i = 0; i < firstOfSeries.size(); i++) {
             Row r = firstOfSeries.get(i);
-            boolean baseline = r.engine().equals(raw);
-            int engine = engines.indexOf(r.engine()) - 1;   // the baseline is index 0 and grey
-            renderer.setSeriesPaint(i, baseline ? BASELINE : PALETTE[engine % PALETTE.length]);
-            renderer.setSeriesShape(i, SHAPES[modes.indexOf(r.mode()) % SHAPES.length]);
-            boolean otherTool = tools && !r.tool().equals(Row.PSSRBENCH);
-            renderer.setSeriesStroke(i, baseline || otherTool ? new BasicStroke(2f, BasicStroke.CAP_BUTT,
-                    BasicStroke.JOIN_ROUND, 1f, baseline ? new float[] {7f, 4f} : new float[] {2f, 3f}, 0f)
-                    : new BasicStroke(2f));
+            renderer.setSeriesPaint(i, look.colour(key(r, connections), r.engine().equals(raw)));
+            renderer.setSeriesShape(i, look.shape(r.mode()));
+            renderer.setSeriesStroke(i, look.stroke(r.mode(), tools && !r.tool().equals(Row.PSSRBENCH)));
         }
         for (int s = 0; s < dataset.getSeriesCount(); s++) {   // a series' items are in x order, not the rows'
             for (int i = 0; i < dataset.getItemCount(s); i++) {
@@ -206,10 +196,15 @@ final class BenchCharts {
             yAxis.setRange(0, floors.last() * 1.15);   // markers do not widen the auto range
         }
         double top = Math.max(data == null ? 0 : data.getUpperBound(), floors.isEmpty() ? 0 : floors.last() * 1.15);
-        for (double floor : floors) {
+        if (!floors.isEmpty()) {
+            // Each point measured its own floor and they differ by a fraction of a millisecond: one line at the
+            // lowest, which no point's time to last byte is under, and one label that gives their range.
+            double floor = floors.first();
+            String low = String.format(Locale.ROOT, "%.1f", floor);
+            String high = String.format(Locale.ROOT, "%.1f", floors.last());
             ValueMarker marker = new ValueMarker(floor, FLOOR, new BasicStroke(1.5f, BasicStroke.CAP_BUTT,
                     BasicStroke.JOIN_MITER, 1f, new float[] {4f, 4f}, 0f));
-            marker.setLabel(String.format(Locale.ROOT, "data source floor %.1f ms", floor));
+            marker.setLabel("data source floor " + (low.equals(high) ? low : low + "\u2013" + high) + " ms");
             marker.setLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
             marker.setLabelPaint(FLOOR);
             marker.setLabelBackgroundColor(Color.WHITE);
@@ -222,7 +217,19 @@ final class BenchCharts {
             plot.addRangeMarker(marker, Layer.BACKGROUND);
         }
 
-        return Charts.svg(chart, "c" + ++charts, WIDTH, HEIGHT);
+        // The legend takes about a row per three series (more when the labels are long) from the chart's height:
+        // past two rows, the chart grows by a row's height for each, so that the plot keeps its size.
+        int legendRows = (plot.getLegendItems().getItemCount() + 2) / 3;
+        return Charts.svg(chart, "c" + ++charts, WIDTH, HEIGHT + LEGEND_ROW * Math.max(0, legendRows - 2));
+    }
+
+    /**
+     * The combination a series draws, for its colour: engine and mode, the tool when it is not PssrBench's own, and
+     * the connections where a chart draws a series per connection count (open loop at several).
+     */
+    private static String key(Row r, boolean connections) {
+        return r.engine() + "/" + r.mode() + (r.tool().equals(Row.PSSRBENCH) ? "" : " [" + r.tool() + "]")
+                + (connections ? ", " + r.connections() + " connections" : "");
     }
 
     /** The row's interval for the median of {@code column}, or {@code [y, y]} (no bar) where it has none. */

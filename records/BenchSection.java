@@ -11,9 +11,10 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
- * The summary.csv part of report.html: how to read it, then a section per server and page (its charts, drawn by
- * {@link BenchCharts}, and the table of its points), and at the end the points that were not measured or are not
- * valid. Tables and legends list the baseline first, then engines and modes as the sweep met them.
+ * The summary.csv part of report.html: how to read it (folded, one line until opened), the page's contents, a
+ * section per server and page (its charts, drawn by {@link BenchCharts}, and the table of its points), and, further
+ * down, the points that were not measured or are not valid. Tables and legends list the baseline first, then engines
+ * and modes as the sweep met them.
  *
  * <p>Rows of repetitions ({@link Row#spread}) add what they carry: a sentence under each section's charts on what a
  * point and its whiskers are ({@link Spreads#method}), the columns {@code n} and {@code req/s interval}, and, where
@@ -56,7 +57,7 @@ final class BenchSection {
                 modes.add(r.mode());
             }
         });
-        this.charts = new BenchCharts(engines, modes, baseline, theme);
+        this.charts = new BenchCharts(modes, baseline, theme);
         boolean repeated = Spreads.any(rows);
         boolean conditions = rows.stream().anyMatch(r -> r.disturbed() != null);
         for (String c : TABLE_COLUMNS) {
@@ -74,19 +75,33 @@ final class BenchSection {
         }
     }
 
-    /** How to read the rest, a list of the sections, and a section per server and page in the sweep's order. */
-    String points() {
-        StringBuilder h = new StringBuilder(HOW_TO_READ);
-        if (Spreads.any(rows)) {
-            h.append(REPETITIONS);
-        }
-        Map<Group, List<Row>> groups = new LinkedHashMap<>();   // servers and pages in the sweep's order
-        rows.forEach(r -> groups.computeIfAbsent(new Group(r.server(), r.page()), g -> new ArrayList<>()).add(r));
-        h.append("<nav><ul>\n");
-        groups.keySet().forEach(g -> h.append("<li><a href=\"#").append(esc(anchor(g))).append("\">")
+    /** How to read the charts and tables: folded, its summary one line that says what it explains. */
+    String guide() {
+        return "<details class=\"how\" id=\"how\"><summary>How to read this: closed and open loop, TTFB and "
+                + "TTLB, the data source floor, the baselines, colours and lines"
+                + (Spreads.any(rows) ? ", repetitions and whiskers" : "") + "</summary>\n" + HOW_TO_READ
+                + (Spreads.any(rows) ? REPETITIONS : "") + "</details>\n";
+    }
+
+    /** The entries of the page's contents for this part: a link per server and page, then the invalid points. */
+    String contents() {
+        StringBuilder h = new StringBuilder();
+        groups().keySet().forEach(g -> h.append("<li><a href=\"#").append(esc(anchor(g))).append("\">")
                 .append(esc(g.server())).append(" &middot; ").append(esc(g.page())).append("</a></li>\n"));
-        h.append("<li><a href=\"#invalid\">not measured / invalid</a></li>\n</ul></nav>\n");
-        for (var e : groups.entrySet()) {
+        return h.append("<li><a href=\"#invalid\">not measured / invalid</a></li>\n").toString();
+    }
+
+    /** Servers and pages in the sweep's order, each with its rows. */
+    private Map<Group, List<Row>> groups() {
+        Map<Group, List<Row>> groups = new LinkedHashMap<>();
+        rows.forEach(r -> groups.computeIfAbsent(new Group(r.server(), r.page()), g -> new ArrayList<>()).add(r));
+        return groups;
+    }
+
+    /** A section per server and page in the sweep's order: its charts, what their whiskers are, its table. */
+    String points() {
+        StringBuilder h = new StringBuilder();
+        for (var e : groups().entrySet()) {
             Group g = e.getKey();
             List<Row> all = e.getValue().stream().sorted(order()).toList();
             List<Row> measured = all.stream().filter(Row::valid).toList();
@@ -160,19 +175,23 @@ final class BenchSection {
     }
 
     private static final String HOW_TO_READ = """
-            <h2 id="how">How to read this</h2>
             <p>Each point is one server, engine, mode and page under one load. <b>Closed loop</b>: N connections,
             each sending its next request when the previous response has ended, so throughput is what the server
             sustains at N concurrent users. <b>Open loop</b>: requests are sent at a fixed target rate whatever the
             responses do, and latency counts from the intended send time. <b>TTFB</b> is the time to the first byte
             of the response (how soon a progressive page starts to show), <b>TTLB</b> the time to its last byte (the
             whole page); the <i>data source floor</i> is the time the data source alone needs for the page, which no
-            TTLB can beat. <b>ceiling_fraction</b> is the throughput divided by the raw baseline's (the page written
+            TTLB can beat (each point measures its own: the dashed red line is the lowest, its label gives their
+            range). <b>ceiling_fraction</b> is the throughput divided by the raw baseline's (the page written
             without a template engine) on the same server, mode, page and concurrency. <b>listen_drops</b> counts the
             connection attempts the kernel dropped at a listening socket during the point (a full accept queue among
             the causes), on the whole machine, other programs' included: each waited a second or more to be retried.
             Empty cells were not measured by that tool (wrk reports no TTFB) and are not drawn; invalid points are
             only listed.</p>
+            <p><b>Colours and lines</b>: in the charts each engine and mode has a colour of its own, the same in
+            every chart, and each mode a line style and marker shape of its own, so that two modes of one engine
+            differ even without colour; the baselines are grey. Another tool's points (wrk) have a thinner line and
+            their label names the tool.</p>
             """;
 
     /** Added to {@link #HOW_TO_READ} when the rows are medians of repetitions. */

@@ -2,7 +2,6 @@ package records;
 
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -75,7 +74,7 @@ public final class BrowserCsv {
             cells.add(r.note());
             line(out, cells);
         }
-        Files.writeString(folder.resolve(FILE), out, StandardCharsets.UTF_8);
+        core.AtomicFile.write(folder.resolve(FILE), out);
 
         StringBuilder raw = new StringBuilder(String.join(",", RUN_COLUMNS)).append('\n');
         for (BrowserRun r : runs) {
@@ -88,7 +87,7 @@ public final class BrowserCsv {
                     r.foreignCpu() == null ? "" : Row.decimal(r.foreignCpu()), r.problem()));
             line(raw, cells);
         }
-        Files.writeString(folder.resolve(RUNS_FILE), raw, StandardCharsets.UTF_8);
+        core.AtomicFile.write(folder.resolve(RUNS_FILE), raw);
     }
 
     private static String number(double v) {

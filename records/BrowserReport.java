@@ -54,10 +54,12 @@ final class BrowserReport {
                 + r.engine())).thenComparing(r -> r.mode().equals(bufferedMode))).toList();
     }
 
-    /** The section: a heading, how to read it, then per page a chart and a table. */
+    /** The section: a heading, how to read it (folded, one line until opened), then per page a chart and a table. */
     static String section(List<BrowserRow> all, String bufferedMode, StandardChartTheme theme) {
         StringBuilder h = new StringBuilder();
-        h.append("<h2 id=\"browser\">In a browser</h2>\n").append(HOW_TO_READ);
+        h.append("<h2 id=\"browser\">In a browser</h2>\n<details class=\"how\"><summary>How to read this: the ")
+                .append("milestones, each progressive mode against its buffered counterpart, the dashed lines</summary>")
+                .append("\n").append(HOW_TO_READ).append("</details>\n");
         Map<String, List<BrowserRow>> pages = new LinkedHashMap<>();
         all.forEach(r -> pages.computeIfAbsent(r.page(), p -> new ArrayList<>()).add(r));
         int n = 0;
@@ -98,10 +100,6 @@ final class BrowserReport {
         Shape[] shapes = {new Rectangle2D.Double(-2, -6, 4, 12), new Ellipse2D.Double(-5, -5, 10, 10),
                 new Ellipse2D.Double(-6, -6, 12, 12), triangle(true), triangle(false),
                 new Rectangle2D.Double(-4, -4, 8, 8), new Rectangle2D.Double(-1.5, -7, 3, 14)};
-        for (int i = 0; i < Milestone.values().length; i++) {
-            renderer.setSeriesPaint(i, COLOURS[i % COLOURS.length]);
-            renderer.setSeriesShape(i, shapes[i % shapes.length]);
-        }
         CategoryPlot plot = new CategoryPlot(dataset, categories, time, renderer);
         plot.setOrientation(PlotOrientation.HORIZONTAL);
         plot.setRangeAxisLocation(AxisLocation.BOTTOM_OR_RIGHT);   // time along the bottom, as on a timeline
@@ -113,6 +111,12 @@ final class BrowserReport {
         }
         JFreeChart chart = new JFreeChart("Paint milestones, " + page + ", progressive against buffered", plot);
         theme.apply(chart);
+        // After the theme, which clears the series' colours for its own (JFreeChart's saturated defaults, a yellow
+        // among them that hardly shows on white).
+        for (int i = 0; i < Milestone.values().length; i++) {
+            renderer.setSeriesPaint(i, COLOURS[i % COLOURS.length]);
+            renderer.setSeriesShape(i, shapes[i % shapes.length]);
+        }
         return Charts.svg(chart, id, WIDTH, 150 + 34 * rows.size());
     }
 

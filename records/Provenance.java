@@ -1,5 +1,6 @@
 package records;
 
+import core.AtomicFile;
 import core.Version;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -77,22 +78,57 @@ public final class Provenance {
         return p;
     }
 
-    /** Adds the record to {@code folder/provenance.json}: the file itself, or under later_runs if there is one. */
+    /**
+     * Adds the record to {@code folder/provenance.json}: the file itself, or under later_runs if there is one. A
+     * provenance.json that PssrBench did not write is refused (see {@code ResultsFolder}), never appended to.
+     */
     public static void add(Path folder, Map<String, Object> record) throws IOException {
         Files.createDirectories(folder);
         Path file = folder.resolve(FILE);
         Map<String, Object> all = record;
+        if (Files.exists(file) && !writtenHere(folder)) {
+            throw new core.UsageException(file + " was not written by PssrBench; it is left as it is: choose"
+                    + " another folder.");
+        }
         if (Files.exists(file)) {
             all = JSON.readValue(file.toFile(), OBJECT);
             @SuppressWarnings("unchecked")
             List<Object> later = (List<Object>) all.computeIfAbsent(LATER_RUNS, k -> new ArrayList<>());
             later.add(record);
         }
-        JSON.writeValue(file.toFile(), all);
+        AtomicFile.write(file, JSON.writeValueAsString(all));
+    }
+
+    /**
+     * Whether {@code folder/provenance.json} was written by PssrBench: a JSON object whose {@code pssrbench} and
+     * {@code command} are text and whose {@code flags} is an object, as {@link #record} writes every record (the
+     * rule that recognises a results folder: {@code ResultsFolder}).
+     */
+    static boolean writtenHere(Path folder) {
+        Path file = folder.resolve(FILE);
+        if (!Files.isRegularFile(file)) {
+            return false;
+        }
+        try {
+            JsonNode top = JSON.readTree(file.toFile());
+            return top != null && top.isObject() && top.path("pssrbench").isTextual()
+                    && top.path("command").isTextual() && top.path("flags").isObject();
+        } catch (IOException | RuntimeException e) {
+            return false;   // not JSON, or not readable: not one of ours either way
+        }
     }
 
     /** Adds the end time and the load average to the latest record of {@code folder/provenance.json}. */
     public static void finish(Path folder) throws IOException {
+        finish(folder, Map.of());
+    }
+
+    /**
+     * The same, with what the run added beside it ({@code outcome}: e.g. whether it was stopped and how many rows it
+     * wrote), so that the record describes exactly the data in the folder: a run stopped before its first row says
+     * that it added none.
+     */
+    public static void finish(Path folder, Map<String, ?> outcome) throws IOException {
         Path file = folder.resolve(FILE);
         Map<String, Object> all = JSON.readValue(file.toFile(), OBJECT);
         @SuppressWarnings("unchecked")
@@ -101,7 +137,8 @@ public final class Provenance {
         Map<String, Object> latest = later.isEmpty() ? all : (Map<String, Object>) later.get(later.size() - 1);
         latest.put("finished", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
         latest.put("load_average_after", loadAverage());
-        JSON.writeValue(file.toFile(), all);
+        latest.putAll(outcome);
+        AtomicFile.write(file, JSON.writeValueAsString(all));
     }
 
     /**

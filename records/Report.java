@@ -1,10 +1,11 @@
 package records;
 
+import core.AtomicFile;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import org.jfree.chart.StandardChartTheme;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -13,8 +14,10 @@ import java.util.List;
  * {@code report}: one self-contained {@code report.html} from a results folder (summary.csv, provenance.json).
  * Charts are drawn by JFreeChart onto JFreeSVG and inlined, the page has no script and no external resource, so it
  * opens offline, from an archive or a mail attachment, exactly as it was written. This class is the page: its head,
- * what the folder holds, and its sections in order, each written by a class of its own ({@link ProvenanceSection},
- * {@link BrowserReport}, {@link BenchSection} with {@link BenchCharts}, {@link StressReport}).
+ * what the folder holds, and its sections in order, each written by a class of its own ({@link BrowserReport},
+ * {@link BenchSection} with {@link BenchCharts}, {@link StressReport}, {@link ProvenanceSection}). What a reader came
+ * for comes first: the charts start on the first screen of a laptop, under a few lines on the folder and the setup,
+ * and the provenance (versions, machine, flags) is last.
  */
 public final class Report {
 
@@ -45,7 +48,11 @@ public final class Report {
             if (Files.isRegularFile(folder.resolve(StressReport.FILE))) {
                 return StressReport.write(folder);
             }
-            throw new IOException(folder + " has no summary.csv, " + BrowserCsv.FILE + " or " + StressReport.FILE);
+            // A run stopped before its first row leaves its provenance record only: a report that says so.
+            if (!ResultsFolder.isPssrBench(folder)) {
+                throw new IOException(folder + " has no summary.csv, " + BrowserCsv.FILE + " or "
+                        + StressReport.FILE);
+            }
         }
         // Names and notes are cut here, once, before anything is laid out (Charts.name, Charts.text).
         List<Row> rows = Files.isRegularFile(summary) ? Summary.read(summary).stream()
@@ -55,8 +62,7 @@ public final class Report {
         Path provenanceFile = folder.resolve(Provenance.FILE);
         JsonNode provenance = Files.isRegularFile(provenanceFile) ? Provenance.read(provenanceFile) : null;
         Path html = folder.resolve("report.html");
-        Files.writeString(html, html(folder, rows, baseline, browserRows, bufferedMode, provenance),
-                StandardCharsets.UTF_8);
+        AtomicFile.write(html, html(folder, rows, baseline, browserRows, bufferedMode, provenance));
         return html;
     }
 
@@ -87,23 +93,32 @@ public final class Report {
                     .append(" href=\"").append(BrowserCsv.RUNS_FILE).append("\">").append(BrowserCsv.RUNS_FILE)
                     .append("</a>): <a href=\"#browser\">in a browser</a>.</p>\n");
         }
+        if (summaryRows == null && browserRows == null) {
+            h.append("<p>Nothing was measured in this folder yet: the run recorded below stopped before its first"
+                    + " row (bench continues it with <code>--resume</code>).</p>\n");
+        }
         h.append(ProvenanceSection.setup(provenance));
-        h.append(ProvenanceSection.section(provenance));
         StandardChartTheme theme = Charts.theme();   // one look for every chart of the page
+        BenchSection bench = summaryRows == null ? null : new BenchSection(rows, baseline, theme);
+        String stress;
+        try {
+            stress = summaryRows == null ? "" : StressReport.section(folder);   // a stress run into the same folder
+        } catch (IOException e) {
+            stress = "<h2 id=\"stress\">Stress</h2>\n<p>stress.csv could not be read: " + esc(e.getMessage())
+                    + "</p>\n";
+        }
+        h.append("<nav><b>On this page:</b><ul>\n")
+                .append(browserRows == null ? "" : "<li><a href=\"#browser\">in a browser</a></li>\n")
+                .append(bench == null ? "" : bench.contents())
+                .append(stress.isEmpty() ? "" : "<li><a href=\"#stress\">stress</a></li>\n")
+                .append("<li><a href=\"#provenance\">provenance</a></li>\n</ul></nav>\n");
         if (browserRows != null) {
             h.append(BrowserReport.section(browserRows, bufferedMode, theme));
         }
-        if (summaryRows == null) {
-            return h.append("</body>\n</html>\n").toString();
+        if (bench != null) {
+            h.append(bench.guide()).append(bench.points()).append(stress).append(bench.invalid());
         }
-        BenchSection bench = new BenchSection(rows, baseline, theme);
-        h.append(bench.points());
-        try {
-            h.append(StressReport.section(folder));   // a stress run into the same folder
-        } catch (IOException e) {
-            h.append("<p>stress.csv could not be read: ").append(esc(e.getMessage())).append("</p>\n");
-        }
-        h.append(bench.invalid());
+        h.append(ProvenanceSection.section(provenance));   // last: what a reader checks, not what they came for
         return h.append("</body>\n</html>\n").toString();
     }
 
@@ -114,6 +129,7 @@ public final class Report {
     private static final String CSS = """
             body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:1.5rem auto;max-width:1400px;
             padding:0 1rem;color:#222;line-height:1.45}
+            h1{font-size:1.7rem;margin:.2rem 0 .6rem}
             h2{border-bottom:1px solid #ccc;padding-bottom:.2rem;margin-top:2rem}
             .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(480px,1fr));gap:1rem}
             figure{margin:0;border:1px solid #e3e3e3}
@@ -130,6 +146,11 @@ public final class Report {
             td.disturbed{color:#c00000;font-weight:600}
             p.method{font-size:.9rem;color:#444;max-width:70rem}
             p.setup{background:#f6f6f6;border-left:3px solid #999;padding:.3rem .6rem}
+            nav ul{display:inline;padding:0;margin:0 0 0 .4rem}
+            nav li{display:inline;margin-right:1.1rem}
+            details.how{margin:.8rem 0}
+            details.how summary{cursor:pointer;color:#124e8c}
+            details.how p{font-size:.9rem;max-width:70rem}
             table.kv th{background:#f8f8f8;font-weight:600}
             """;
 }

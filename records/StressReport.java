@@ -92,7 +92,7 @@ public final class StressReport {
                         : "<p>No provenance.json in this folder.</p>")
                 + "\n</body>\n</html>\n";
         Path file = folder.resolve("report.html");
-        Files.writeString(file, html, StandardCharsets.UTF_8);
+        core.AtomicFile.write(file, html);
         return file;
     }
 }

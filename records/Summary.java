@@ -3,13 +3,12 @@ package records;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
+import core.AtomicFile;
+
 import java.io.IOException;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -162,13 +161,7 @@ public final class Summary {
                 throw new IOException(file + " has other columns than this version of PssrBench writes");
             }
         }
-        try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-                StandardOpenOption.APPEND)) {
-            if (fresh) {
-                out.write(header() + "\n");
-            }
-            out.write(csv(row) + "\n");
-        }
+        AtomicFile.append(file, (fresh ? header() + "\n" : "") + csv(row) + "\n");
     }
 
     /**
@@ -178,9 +171,7 @@ public final class Summary {
     public static void write(Path file, List<Row> rows) throws IOException {
         StringBuilder text = new StringBuilder(header()).append('\n');
         rows.forEach(r -> text.append(csv(r)).append('\n'));
-        Path next = file.resolveSibling(file.getFileName() + ".new");
-        Files.writeString(next, text, StandardCharsets.UTF_8);
-        Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        AtomicFile.write(file, text);
     }
 
     /** Writes every row to {@code file} as JSON: a list of objects, each column's text as in the CSV. */
@@ -191,7 +182,7 @@ public final class Summary {
             COLUMNS.forEach(col -> m.put(col, text(r, col)));
             json.add(m);
         }
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), json);
+        AtomicFile.write(file, new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(json));
     }
 
     /** A row from its cells, each read as its column's type ({@link CsvFile.Line} refuses a cell in a sentence). */

@@ -51,7 +51,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * <li>{@code Connection: close} from the client closes the connection after the response, but the response does
  *     not say so: this handler adds the header (the server also closes when a response carries it).</li>
  * <li>HEAD: the server sends no body and no Content-Length of its own; the handler sets GET's length itself.</li>
- * <li>It accepts any method and does not check Host: the unknown methods reach {@link Site} (405), and an
+ * <li>It accepts any method and does not check Host: a method that is not a token gets {@link Site#malformed}
+ *     (400), the unknown methods reach {@link Site} (405), and an
  *     HTTP/1.1 request without Host gets {@link Site#missingHost}.</li>
  * <li>Compression: none exists. An exception out of a handler closes the connection, logged only at TRACE; that is
  *     how a failed page is cut.</li>
@@ -223,7 +224,30 @@ public final class JdkServer implements Server {
             site.missingHost(responder);
             return;
         }
+        if (!isToken(exchange.getRequestMethod())) {
+            site.malformed(responder);
+            return;
+        }
         site.handle(exchange.getRequestMethod(), path == null ? "" : path, responder);
+    }
+
+    /**
+     * Whether {@code method} is an RFC 9110 token (section 5.6.2): the JDK server takes any run of characters up to
+     * the first space as the method and has no hook to refuse it, so {@code X<s>} reached the routes (405, the method
+     * echoed) where the other servers' parsers answer 400.
+     */
+    static boolean isToken(String method) {
+        if (method.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < method.length(); i++) {
+            char c = method.charAt(i);
+            if (!(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+                    || "!#$%&'*+-.^_`|~".indexOf(c) >= 0)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** {@code Connection: close} among the request's Connection tokens (the server only looks at the first value). */

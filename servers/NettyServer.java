@@ -93,7 +93,16 @@ public final class NettyServer implements Server {
                                 && !req.requestHeaders().contains(HttpHeaderNames.HOST)) {
                             return site.missingHost(responder);
                         }
-                        return site.handle(req.method().name(), req.fullPath(), responder);
+                        String path;
+                        try {
+                            path = req.fullPath();
+                        } catch (IllegalArgumentException e) {
+                            // Reactor Netty resolves the path with java.net.URI, which refuses a raw '\\', NUL, DEL
+                            // or space in the request target; out of a handler, that exception was logged SEVERE and
+                            // the connection closed without a response. It is the client's malformed request: 400.
+                            return site.malformed(responder);
+                        }
+                        return site.handle(req.method().name(), path, responder);
                     })
                     .bindNow();
         } catch (ChannelBindException e) {

@@ -229,6 +229,22 @@ public final class VertxServer implements Server {
             site.missingHost(responder);
             return;
         }
+        // Vert.x passes the request target on as it came (Netty's decoder checks the method's characters, not the
+        // target's), so a raw '\\', NUL or DEL reached the routes and got a 404 that echoed it. The same check as
+        // Reactor Netty's and the JDK server's, java.net.URI, makes it the 400 the other servers answer.
+        if (!isUri(req.uri())) {
+            site.malformed(responder);
+            return;
+        }
         site.handle(req.method().name(), req.path(), responder);
+    }
+
+    private static boolean isUri(String target) {
+        try {
+            new java.net.URI(target);
+            return true;
+        } catch (java.net.URISyntaxException e) {
+            return false;
+        }
     }
 }

@@ -1,7 +1,6 @@
 package stress;
 
 import core.Combination;
-import core.Durations;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -46,8 +45,8 @@ final class Idle {
     static Outcome run(Combination c, StressSettings s) throws IOException, InterruptedException {
         long timeoutMs = s.idleTimeout().toMillis();
         long allowMs = timeoutMs + Math.max(2000, timeoutMs / 5);
-        try (StressServer server = StressServer.start(c, s.folder(), "idle", "--delay=1ms",
-                "--idle-timeout=" + Durations.format(s.idleTimeout()));
+        try (StressServer server = StressServer.start(StressServer.config(c).withLimits(
+                new core.ConnectionLimits(core.ConnectionLimits.DEFAULT_BACKLOG, s.idleTimeout())), s.folder(), "idle");
              Selector selector = Selector.open()) {
             int port = server.port();
             String request = "GET /stocks HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\n";

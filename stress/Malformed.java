@@ -24,7 +24,7 @@ final class Malformed {
     }
 
     static Outcome run(Combination c, StressSettings s) throws IOException, InterruptedException {
-        try (StressServer server = StressServer.start(c, s.folder(), "malformed", "--delay=1ms")) {
+        try (StressServer server = StressServer.start(StressServer.config(c), s.folder(), "malformed")) {
             int port = server.port();
             String get = Raw.get("/stocks", port);
             List<Case> cases = List.of(

@@ -2,7 +2,6 @@ package stress;
 
 import bench.Kernel;
 import core.Combination;
-import core.Durations;
 import core.Page;
 
 import java.io.IOException;
@@ -33,8 +32,8 @@ final class Scenarios {
             n = lowered;
         }
         Duration pageTime = s.streamsDelay().multipliedBy(Page.STOCKS.items().size());
-        try (StressServer server = StressServer.start(c, s.folder(), "streams",
-                "--delay=" + Durations.format(s.streamsDelay()))) {
+        try (StressServer server = StressServer.start(StressServer.config(c).withDelay(s.streamsDelay()),
+                s.folder(), "streams")) {
             Raw.pageWorks(server.port(), "/stocks");
             server.resetPeaks();
             long drops = Kernel.listenDrops();
@@ -70,7 +69,8 @@ final class Scenarios {
     }
 
     static Outcome aborts(Combination c, StressSettings s) throws IOException, InterruptedException {
-        try (StressServer server = StressServer.start(c, s.folder(), "aborts", "--delay=20ms")) {
+        try (StressServer server = StressServer.start(StressServer.config(c).withDelay(StressServer.IN_FLIGHT_DELAY),
+                s.folder(), "aborts")) {
             int port = server.port();
             abort(port, 100, 100);   // warm-up: the pools reach their working size
             Raw.pageWorks(port, "/stocks");

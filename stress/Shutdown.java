@@ -1,6 +1,7 @@
 package stress;
 
 import core.Combination;
+import core.ServeConfig;
 
 import java.io.IOException;
 import java.net.Socket;
@@ -39,8 +40,8 @@ final class Shutdown {
         Map<String, Object> f = new LinkedHashMap<>();
         boolean pass;
         String note = "";
-        try (StressServer server = StressServer.start(c, s.folder(), "shutdown", "--delay=20ms",
-                "--grace=" + GRACE.toSeconds() + "s")) {
+        ServeConfig config = StressServer.config(c).withDelay(StressServer.IN_FLIGHT_DELAY).withGrace(GRACE);
+        try (StressServer server = StressServer.start(config, s.folder(), "shutdown")) {
             int port = server.port();
             Raw.Response reference = Raw.exchange(port, Raw.get("/stocks", port), 10_000);
             Map<String, AtomicLong> counts = new ConcurrentHashMap<>();

@@ -31,7 +31,7 @@ final class SlowReaders {
     }
 
     static Outcome run(Combination c, StressSettings s) throws IOException, InterruptedException {
-        try (StressServer server = StressServer.start(c, s.folder(), "slow-readers", "--delay=1ms")) {
+        try (StressServer server = StressServer.start(StressServer.config(c), s.folder(), "slow-readers")) {
             int port = server.port();
             Raw.Response page = Raw.exchange(port, Raw.get("/stocks", port), 10_000);
             LoadGenerator.Plan plan = new LoadGenerator.Plan(URI.create("http://127.0.0.1:" + port + "/stocks"),

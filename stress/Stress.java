@@ -4,7 +4,6 @@ import core.Combination;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -48,13 +47,21 @@ public final class Stress {
         };
     }
 
-    /** Runs every scenario on every combination; returns the outcomes (a scenario that could not run fails). */
-    public static List<Outcome> run(List<Combination> combinations, List<String> scenarios, StressSettings s)
+    /**
+     * Runs every scenario on every combination; returns the outcomes (a scenario that could not run fails). Once
+     * {@code stopped} is true (Ctrl-C), the scenario under way is not a result: it is dropped and no other starts;
+     * stress.csv keeps every finished one.
+     */
+    public static List<Outcome> run(List<Combination> combinations, List<String> scenarios, StressSettings s,
+                                    java.util.function.BooleanSupplier stopped)
             throws IOException, InterruptedException {
         List<Outcome> all = new ArrayList<>();
         PrintStream out = s.out();
         for (Combination c : combinations) {
             for (String id : scenarios) {
+                if (stopped.getAsBoolean()) {
+                    return all;
+                }
                 out.printf(Locale.ROOT, "stress: %s on %s ...%n", id, c);
                 out.flush();
                 Outcome o;
@@ -64,6 +71,9 @@ public final class Stress {
                 } catch (IOException | RuntimeException e) {
                     o = new Outcome(id, c, new java.util.LinkedHashMap<>(), "(could not run)", false,
                             e.getClass().getSimpleName() + ": " + e.getMessage());
+                }
+                if (stopped.getAsBoolean()) {
+                    return all;   // cut short (its server stopped under it): not a result
                 }
                 // This JVM, the scenario's clients, and the server JVM it started (reaped by now) are the measured.
                 o = withConditions(o, bench.CpuWatch.between(before, bench.CpuWatch.markTree()));
@@ -114,7 +124,7 @@ public final class Stress {
             csv.append(',').append(quote(o.rule())).append(',').append(quote(o.note())).append('\n');
         }
         Files.createDirectories(folder);
-        Files.writeString(folder.resolve(FILE), csv, StandardCharsets.UTF_8);
+        core.AtomicFile.write(folder.resolve(FILE), csv);
     }
 
     private static String quote(String s) {

@@ -3,6 +3,7 @@ package stress;
 import bench.ServerJmx;
 import bench.ServerProcess;
 import core.Combination;
+import core.ServeConfig;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -40,11 +41,26 @@ final class StressServer implements AutoCloseable {
         });
     }
 
-    static StressServer start(Combination c, Path folder, String scenario, String... options)
+    /**
+     * The per-item delay of a scenario whose pages must be in flight when a client aborts them or the server is told
+     * to stop: a page then lasts a few hundred milliseconds, and still ends well within serve's grace period.
+     */
+    static final Duration IN_FLIGHT_DELAY = Duration.ofMillis(20);
+
+    /**
+     * A scenario's server before its own changes ({@code withDelay}, {@code withGrace}, ...): {@code c} with serve's
+     * defaults on a free loopback port.
+     */
+    static ServeConfig config(Combination c) {
+        return ServeConfig.of(c, ServeConfig.DEFAULT_DELAY);
+    }
+
+    /** {@code config}'s server for {@code scenario}: the scenario's changes to {@link #config}'s. */
+    static StressServer start(ServeConfig config, Path folder, String scenario)
             throws IOException, InterruptedException {
         Path logs = Files.createDirectories(folder.resolve("logs"));
-        Path log = logs.resolve(scenario + "-" + c.toString().replace('/', '-') + ".log");
-        return new StressServer(ServerProcess.start(c, List.of(), log, options), log);
+        Path log = logs.resolve(scenario + "-" + config.combination().toString().replace('/', '-') + ".log");
+        return new StressServer(ServerProcess.start(config, List.of(), log), log);
     }
 
     private void sample() {

@@ -41,6 +41,11 @@ public final class Verifier {
      * measured on a 2-core machine (docs/commands.md, "verify").
      */
     public static final Duration MIN_DELAY = Duration.ofMillis(10);
+    /**
+     * verify's --delay as written, for the servers it starts: well above {@link #MIN_DELAY}, so that progressive
+     * arrival stands out from noise. Not serve's default ({@link core.ServeConfig#DEFAULT_DELAY}) on purpose.
+     */
+    public static final String DEFAULT_DELAY_TEXT = "50ms";
 
     private final Duration delay;
     private final int concurrency;
@@ -100,7 +105,7 @@ public final class Verifier {
     public String whyNotProgressive() {
         return Durations.format(delay) + " per item, less than the " + Durations.format(MIN_DELAY) + " at which"
                 + " streaming can be told from noise: progressive arrival is not checked, everything else is (start"
-                + " the server with --delay=50ms to check it too).";
+                + " the server with --delay=" + DEFAULT_DELAY_TEXT + " to check it too).";
     }
 
     /**
@@ -170,7 +175,7 @@ public final class Verifier {
                     "cannot start: " + e.getMessage())));
         }
         try {
-            return verify(combination, URI.create("http://" + config.host() + ":" + running.port()));
+            return verify(combination, URI.create(core.ListenAddress.url(config.host(), running.port())));
         } finally {
             running.close();
             site.close();

@@ -152,7 +152,8 @@ class BenchIT {
         p.toHandle().destroy();   // SIGTERM, handled as Ctrl-C (SIGINT) is; Process.destroy() would close the pipes
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
         assertEquals(130, p.exitValue(), stdout.get() + stderr.get());
-        assertTrue(stdout.get().contains("--resume"), "says how to continue: " + stdout.get());
+        assertTrue(stderr.get().startsWith("pssrbench: stopped") && stderr.get().contains("--resume"),
+                "says in one sentence on stderr how to continue: " + stderr.get());
         for (ProcessHandle child : children) {
             assertTrue(child.onExit().get(30, TimeUnit.SECONDS) != null && !child.isAlive(), "no server left");
         }

@@ -77,6 +77,7 @@ public class CliTest {
         refused("write a number and a unit", "--delay=5");
         refused("write a number and a unit", "--delay=fast");
         refused("--port must be between 0 and 65535", "--port=70000");
+        refused("--host=0 is a shorthand that hides which address it means (0 is every interface)", "--host=0");
         refused("Unknown option: '--colour=red'", "--colour=red");
         refused("unknown server 'tomcat'", "verify", "--server=nima,tomcat");
         refused("at least 10ms", "verify", "--delay=1ms");

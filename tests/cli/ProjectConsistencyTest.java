@@ -1,8 +1,10 @@
 package cli;
 
 import core.Combination;
+import core.Demo;
 import core.Engine;
 import core.Mode;
+import core.ServeConfig;
 import core.Server;
 import records.Summary;
 
@@ -31,6 +33,28 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ProjectConsistencyTest {
 
     private static final Path ROOT = Path.of(System.getProperty("user.dir"));
+
+    /**
+     * Each command's default delay is a named constant, and what repeats it outside Java (the wrk2 scripts, which
+     * start serve themselves; the reference pages; the README's example output) says the same.
+     */
+    @Test
+    void everyDefaultDelayWrittenOutsideJavaIsItsNamedConstant() throws Exception {
+        String serve = ServeConfig.DEFAULT_DELAY_TEXT;
+        for (String script : List.of("scripts/wrk2-cell.sh", "scripts/wrk2-sweep.sh")) {
+            String text = Files.readString(ROOT.resolve(script));
+            assertTrue(text.contains("(default: " + serve + ")"), script + "'s usage must give serve's " + serve);
+            assertTrue(Pattern.compile("(?m)^[^#\\n]* delay=" + Pattern.quote(serve) + " ").matcher(text).find(),
+                    script + " must default to serve's --delay, " + serve);
+        }
+        String commands = Files.readString(ROOT.resolve("docs/commands.md"));
+        assertTrue(commands.contains("`--delay` (" + serve + ")"), "docs/commands.md: serve's --delay");
+        assertTrue(commands.contains("at " + Demo.DEFAULT_DELAY_TEXT + " per"), "docs/commands.md: --demo's delay");
+        assertTrue(Files.readString(ROOT.resolve("docs/browser.md"))
+                .contains("`--delay` (" + browser.BrowserBench.DEFAULT_DELAY_TEXT + ","), "docs/browser.md: --delay");
+        assertTrue(Files.readString(ROOT.resolve("README.md"))
+                .contains("verify: delay " + verify.Verifier.DEFAULT_DELAY_TEXT + " per item"), "README: verify");
+    }
 
     @Test
     void jbangAndMavenUseTheSameDependencies() throws Exception {

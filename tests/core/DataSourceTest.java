@@ -41,9 +41,9 @@ class DataSourceTest {
         CliTest.Run bad = CliTest.run("serve", "--source-scheduler=single");
         assertEquals(2, bad.code());
         assertTrue(bad.err().contains("unknown source scheduler 'single'; valid: computation, io."), bad.err());
-        ServeConfig config = new ServeConfig(cli.Registry.SERVERS.get(0), cli.Registry.ENGINES.get(0),
-                cli.Registry.MODES.get(0), "127.0.0.1", 0, Duration.ofMillis(1), DataSource.Timers.IO, 1,
-                Duration.ZERO, -1);
+        ServeConfig config = ServeConfig.of(new Combination(cli.Registry.SERVERS.get(0), cli.Registry.ENGINES.get(0),
+                cli.Registry.MODES.get(0)), Duration.ofMillis(1)).withTimers(DataSource.Timers.IO).withThreads(1)
+                .withGrace(Duration.ZERO);
         assertTrue(new String(config.info().toJson(), java.nio.charset.StandardCharsets.UTF_8)
                 .contains("\"source_scheduler\":\"io\""));
     }

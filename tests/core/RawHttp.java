@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /** A bare HTTP/1.1 client on a socket, to see exactly what went over the wire (and to hang up mid-page). */
 public final class RawHttp {
@@ -79,6 +80,52 @@ public final class RawHttp {
     public static String readUntilClosed(int port, String path) throws IOException {
         try (Exchange exchange = new Exchange(port, path)) {
             return exchange.rest();
+        }
+    }
+
+    /**
+     * The status of the response to {@code request}, sent as bytes (ISO-8859-1: a NUL or a backslash goes as it is),
+     * or -1 when the server closed the connection without a response.
+     */
+    public static int status(int port, String request) throws IOException {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+            byte[] head = socket.getInputStream().readNBytes(12);
+            if (head.length < 12) {
+                return -1;
+            }
+            return Integer.parseInt(new String(head, StandardCharsets.ISO_8859_1).substring(9, 12));
+        } catch (java.net.SocketException e) {
+            return -1;   // reset
+        }
+    }
+
+    /** The log records above {@code level} while it is open, as {@code LEVEL logger: message thrown}. */
+    public static final class Logged extends java.util.logging.Handler implements AutoCloseable {
+        public final List<String> records = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        private final java.util.logging.Level above;
+
+        public Logged(java.util.logging.Level above) {
+            this.above = above;
+            java.util.logging.Logger.getLogger("").addHandler(this);
+        }
+
+        @Override
+        public void publish(java.util.logging.LogRecord r) {
+            if (r.getLevel().intValue() > above.intValue()) {
+                records.add(r.getLevel() + " " + r.getLoggerName() + ": " + r.getMessage() + " " + r.getThrown());
+            }
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+            java.util.logging.Logger.getLogger("").removeHandler(this);
         }
     }
 

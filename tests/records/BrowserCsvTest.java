@@ -129,5 +129,13 @@ class BrowserCsvTest {
                 .map(tr -> tr.child(2).text()).toList(), "each engine's buffered row after its progressive ones");
         assertTrue(doc.select("a[href=browser.csv]").size() == 1);
         assertTrue(doc.select("h2#invalid").isEmpty(), "no bench section without summary.csv");
+        // Each milestone in its own colour of the report's palette, not JFreeChart's defaults (its first, a light
+        // red, is the theme's when the colours are set before it is applied).
+        String svg = doc.select("section svg").outerHtml();
+        assertTrue(svg.contains("fill:rgb(0,114,178)") && svg.contains("fill:rgb(213,94,0)"), "first contentful "
+                + "paint blue, last item vermillion");
+        assertFalse(svg.contains("rgb(255,85,85)"), "no default colour");
+        String html = doc.outerHtml();
+        assertTrue(html.indexOf("<svg") < html.indexOf("id=\"provenance\""), "the chart before the provenance");
     }
 }

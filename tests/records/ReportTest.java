@@ -269,6 +269,116 @@ class ReportTest {
         assertTrue(Files.isRegularFile(dir.resolve("report.html")));
     }
 
+    /** What a reader came for first: the contents, then the charts and tables; the provenance last. */
+    @Test
+    void theChartsComeFirstAndTheProvenanceLast(@TempDir Path dir) throws IOException {
+        writeResults(dir);
+        Document doc = Jsoup.parse(Report.write(dir, "raw").toFile());
+        String html = doc.outerHtml();
+        assertTrue(html.indexOf("<nav") < html.indexOf("<svg"), "the contents before the charts");
+        assertTrue(html.indexOf("<svg") < html.indexOf("id=\"provenance\""), "the charts before the provenance");
+        assertTrue(html.indexOf("class=\"points\"") < html.indexOf("id=\"provenance\""), "the tables too");
+        assertEquals("provenance", doc.select("h2").last().id(), "the provenance is the last section");
+        assertTrue(doc.select("table.kv").first().text().contains("abc1234"), "still all there");
+        // How to read the page is one line until opened, above the first chart.
+        Element how = doc.selectFirst("details#how");
+        assertTrue(how != null && how.selectFirst("summary").text().startsWith("How to read this"));
+        assertTrue(html.indexOf("id=\"how\"") < html.indexOf("<svg"));
+        assertTrue(how.text().contains("ceiling_fraction"), how.text());
+        // Every entry of the contents leads somewhere on the page.
+        List<String> targets = doc.select("nav a").eachAttr("href");
+        assertEquals(List.of("#nima-stocks", "#netty-stocks", "#invalid", "#provenance"), targets);
+        targets.forEach(t -> assertTrue(doc.getElementById(t.substring(1)) != null, t));
+    }
+
+    /**
+     * Each combination has a colour of its own, the same in every chart, the baselines greys of their own; each mode
+     * a line style of its own, the same for every engine: two modes of one engine, or two baselines, never look alike.
+     */
+    @Test
+    void eachCombinationHasItsOwnColourAndEachModeItsOwnLine(@TempDir Path dir) throws IOException {
+        new BenchFolder().combinations("nima/raw/virtual", "nima/raw/reactive", "nima/jstachio/virtual",
+                "nima/jstachio/reactive", "nima/htmlflow/virtual", "netty/raw/virtual", "netty/raw/reactive",
+                "netty/htmlflow/reactive").pages("stocks").repetitions(3).write(dir);
+        Summary.write(dir.resolve("summary.csv"), Repetitions.summarize(Repetitions.read(dir.resolve(
+                Repetitions.FILE))));
+        Document doc = Jsoup.parse(Report.write(dir, "raw").toFile());
+        java.util.Set<String> labels = java.util.Set.of("raw/virtual (baseline)", "raw/reactive (baseline)",
+                "jstachio/virtual", "jstachio/reactive", "htmlflow/virtual", "htmlflow/reactive");
+        java.util.Map<String, String> colour = new java.util.HashMap<>();
+        java.util.Map<String, String> dash = new java.util.HashMap<>();
+        int charts = 0;
+        for (Element svg : doc.select("svg")) {
+            java.util.Map<String, String[]> legend = legend(svg, labels);
+            if (legend.isEmpty()) {
+                continue;
+            }
+            charts++;
+            assertEquals(legend.size(), legend.values().stream().map(l -> l[0]).distinct().count(),
+                    "a colour per combination in " + svg.selectFirst("text").text());
+            legend.forEach((label, look) -> {
+                assertEquals(colour.computeIfAbsent(label, l -> look[0]), look[0], label + " in every chart");
+                assertEquals(dash.computeIfAbsent(label, l -> look[1]), look[1], label + " in every chart");
+            });
+        }
+        assertEquals(2 * 6, charts, "six closed-loop charts per server (no memory figures in these rows)");
+        assertEquals(labels, colour.keySet());
+        assertEquals(labels.size(), colour.values().stream().distinct().count(), "one colour each, page-wide");
+        for (String baseline : List.of("raw/virtual (baseline)", "raw/reactive (baseline)")) {
+            java.util.List<String> rgb = List.of(colour.get(baseline).replaceAll("[^0-9,]", "").split(","));
+            assertEquals(1, rgb.stream().distinct().count(), baseline + " is grey: " + colour.get(baseline));
+        }
+        assertFalse(dash.get("jstachio/virtual").equals(dash.get("jstachio/reactive")), "a line style per mode");
+        assertEquals(dash.get("jstachio/reactive"), dash.get("htmlflow/reactive"), "the same for every engine");
+        assertEquals(dash.get("jstachio/reactive"), dash.get("raw/reactive (baseline)"), "and for the baseline");
+        assertEquals(dash.get("jstachio/virtual"), dash.get("raw/virtual (baseline)"));
+    }
+
+    /**
+     * Each legend entry of a chart among {@code labels}: its marker's colour and its line's dashes ("" for a solid
+     * line). JFreeSVG draws an entry as its line, its marker and its text, each in a group of its own.
+     */
+    private static java.util.Map<String, String[]> legend(Element svg, java.util.Set<String> labels) {
+        java.util.Map<String, String[]> legend = new java.util.LinkedHashMap<>();
+        for (Element text : svg.select("text")) {
+            if (labels.contains(text.text())) {
+                Element marker = text.parent().previousElementSibling();
+                Element line = marker.previousElementSibling();
+                legend.put(text.text(), new String[] {style(marker, "fill"), style(line, "stroke-dasharray")});
+            }
+        }
+        return legend;
+    }
+
+    private static String style(Element e, String property) {
+        for (String declaration : e.attr("style").split(";")) {
+            String[] kv = declaration.split(":", 2);
+            if (kv.length == 2 && kv[0].trim().equals(property)) {
+                return kv[1].trim();
+            }
+        }
+        return "";
+    }
+
+    /** Each point measured its own floor, a fraction apart: one line and one label per chart, with their range. */
+    @Test
+    void theDataSourceFloorIsLabelledOnce(@TempDir Path dir) throws IOException {
+        int i = 0;
+        for (String engine : List.of("raw", "jstachio", "htmlflow", "pebble")) {
+            for (int c : List.of(1, 4, 16)) {
+                Summary.append(dir.resolve("summary.csv"), Row.builder("pssrbench", "nima", engine, "virtual",
+                        "stocks", c, 0).measured(3, 1000, 0, "", 300.0 * c).ttlbMs(23.0 + c, Double.NaN, 30.0 + c,
+                        Double.NaN, Double.NaN).sourceMs(22.31 + 0.05 * i++).build());
+            }
+        }
+        Document doc = Jsoup.parse(Report.write(dir, "raw").toFile());
+        for (String title : List.of("Time to last byte, median", "Time to last byte, 99th percentile")) {
+            assertEquals(List.of("data source floor 22.3\u201322.9 ms"), chart(doc, title).select("text").eachText()
+                    .stream().filter(t -> t.startsWith("data source floor")).toList(), title);
+        }
+        assertTrue(chart(doc, "Throughput").text().indexOf("floor") < 0, "only where the floor bounds the figure");
+    }
+
     /** A folder of the wrk2 scripts: the sweep's record, each cell's under later_runs, written by records.Provenance. */
     @Test
     void aWrk2FolderShowsEveryRunsProvenance(@TempDir Path dir) throws IOException {

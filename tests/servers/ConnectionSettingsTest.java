@@ -117,9 +117,9 @@ class ConnectionSettingsTest {
         if (s.limitsPerJvm()) {
             Engine engine = Registry.ENGINES.get(0);
             java.nio.file.Path log = java.nio.file.Files.createTempFile("pssrbench-limits", ".log");
-            try (bench.ServerProcess p = bench.ServerProcess.start(new Combination(s, engine,
-                    Registry.modes(engine).get(0)), List.of(), log, "--delay=1ms",
-                    "--idle-timeout=" + Durations.format(idleTimeout))) {
+            try (bench.ServerProcess p = bench.ServerProcess.start(ServeConfig.of(new Combination(s, engine,
+                    Registry.modes(engine).get(0)), Duration.ofMillis(1)).withLimits(new ConnectionLimits(
+                    ConnectionLimits.DEFAULT_BACKLOG, idleTimeout)), List.of(), log)) {
                 test.run(p.base().getPort());
             } finally {
                 java.nio.file.Files.deleteIfExists(log);

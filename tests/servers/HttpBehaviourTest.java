@@ -172,6 +172,44 @@ class HttpBehaviourTest {
         }
     }
 
+    /**
+     * A malformed method or request target gets 400 on every server, a well-formed method that is not GET or HEAD
+     * 405 (methods are case-sensitive: {@code get} too, except on nima, whose Helidon folds case: see NimaServer),
+     * and none of them logs anything above FINE: a client's bad request is not the server's news.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("servers")
+    void malformedRequestLinesGet400AndNoLog(String server) throws IOException {
+        Mode mode = Registry.MODES.get(0);
+        String engine = Registry.ENGINES.stream().filter(mode::supports).findFirst().orElseThrow().id();
+        List<String> logged;
+        try (RawHttp.Logged log = new RawHttp.Logged(java.util.logging.Level.FINE);
+             Servers.Started s = start(server, engine, mode.id(), DELAY)) {
+            logged = log.records;
+            List<String> wrong = new ArrayList<>();
+            String[][] cases = {
+                {"X<s> /stocks", "400"}, {"G(T /stocks", "400"},
+                {"GET /\\", "400"}, {"GET /\0", "400"}, {"GET \\", "400"}, {"GET /\u007f", "400"},
+                {"BREW /stocks", "405"}, {"get /stocks", server.equals("nima") ? "200" : "405"},
+            };
+            for (String[] c : cases) {
+                for (int i = 0; i < 2; i++) {   // each time, not only the first
+                    int status = RawHttp.status(s.port(), c[0] + " HTTP/1.1\r\n" + HOST + "\r\n");
+                    if (status != Integer.parseInt(c[1])) {
+                        wrong.add(c[0].replace("\0", "NUL").replace("\u007f", "DEL") + ": " + status);
+                    }
+                }
+            }
+            assertEquals(List.of(), wrong, "expected " + java.util.Arrays.deepToString(cases));
+            assertEquals(200, RawHttp.status(s.port(), "GET / HTTP/1.1\r\n" + HOST + "\r\n"));
+        }
+        assertEquals(List.of(), logged, "logged above FINE");
+    }
+
+    static Stream<String> servers() {
+        return Registry.SERVERS.stream().map(Server::id);
+    }
+
     @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("serversAndModes")
     void aDrainingServerSays503CloseAndRetryAfter(String server, String engine, String mode) throws Exception {

@@ -1,0 +1,251 @@
+package bench;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import records.Row;
+import records.Summary;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Issue 24, reproduction 2: an interrupt at any moment of a sweep exits 130 with one sentence on stderr and no
+ * trace, stops every child JVM (the verifier, the server), and leaves a folder that {@code report} renders and
+ * {@code --resume} continues. The real jar as a process, the signal sent when a line of its output says the moment
+ * has come: during the combination's verification, during the warm-up, during the first measured window, between
+ * points (SIGINT), after the last window. Two points of 1 s warm-up and 2 s windows each, about a minute and a half.
+ */
+class InterruptIT {
+
+    private static Path jar;
+
+    @BeforeAll
+    static void findJar() {
+        jar = Path.of(System.getProperty("pssrbench.jar", "target/pssrbench.jar"));
+        assertTrue(Files.isRegularFile(jar), "run after 'mvn package': " + jar);
+    }
+
+    private static final List<String> SWEEP = List.of("bench", "--server=jdk", "--engine=jstachio", "--mode=virtual",
+            "--no-baseline", "--connections=1,2", "--warmup=1s", "--duration=2s", "--repeat=1");
+
+    private static List<String> java(List<String> args) {
+        List<String> command = new ArrayList<>();
+        // SIGINT reaches the JVM only if it is not ignored when the JVM starts (a shell ignores it for background
+        // jobs): env resets it to the default, so that the JVM installs its handler and Ctrl-C is what is tested.
+        command.addAll(List.of("env", "--default-signal=INT"));
+        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
+                jar.toString()));
+        command.addAll(args);
+        return command;
+    }
+
+    /** A running command whose stdout lines arrive on a queue, its stderr collected. */
+    private record Running(Process process, BlockingQueue<String> lines, CompletableFuture<String> err) {
+        static Running start(List<String> args) throws IOException {
+            Process p = new ProcessBuilder(java(args)).start();
+            BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+            Thread.ofPlatform().daemon(true).start(() -> {
+                try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(),
+                        StandardCharsets.UTF_8))) {
+                    for (String line; (line = r.readLine()) != null; ) {
+                        lines.add(line);
+                    }
+                } catch (IOException e) {
+                    lines.add("(stdout unreadable: " + e + ")");
+                }
+            });
+            CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+            return new Running(p, lines, err);
+        }
+
+        /** Waits for a stdout line containing {@code text}; returns every line read until then. */
+        List<String> await(String text) throws InterruptedException {
+            List<String> seen = new ArrayList<>();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            while (System.nanoTime() < deadline) {
+                String line = lines.poll(200, TimeUnit.MILLISECONDS);
+                if (line != null) {
+                    seen.add(line);
+                    if (line.contains(text)) {
+                        return seen;
+                    }
+                }
+            }
+            throw new AssertionError("no line with '" + text + "' within 90 s: " + seen);
+        }
+    }
+
+    private record Stopped(int code, String err, Set<ProcessHandle> children) {
+    }
+
+    /** Sends the signal, then waits for the end and for every child JVM seen while it ran to be gone. */
+    private static Stopped signal(Running r, String signal) throws Exception {
+        Set<ProcessHandle> children = new HashSet<>(r.process().descendants().toList());
+        assertTrue(r.process().isAlive(), "still running when the moment came");
+        Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(r.process().pid())).start();
+        assertEquals(0, kill.waitFor(), "kill -" + signal);
+        assertTrue(r.process().waitFor(60, TimeUnit.SECONDS), "stopped within a minute of SIG" + signal);
+        for (ProcessHandle child : children) {   // the JVM has exited: its children were stopped, not orphaned
+            assertFalse(child.isAlive(), "child " + child.pid() + " " + child.info().commandLine().orElse("")
+                    + " outlived the sweep");
+        }
+        return new Stopped(r.process().exitValue(), r.err().get(30, TimeUnit.SECONDS), children);
+    }
+
+    private static void assertStoppedInOneSentence(Stopped s, String what) {
+        assertEquals(130, s.code(), what + ": " + s.err());
+        assertEquals(1, s.err().strip().lines().count(), what + ": one sentence on stderr: " + s.err());
+        assertTrue(s.err().startsWith("pssrbench: stopped"), what + ": " + s.err());
+        assertTrue(s.err().contains("--resume"), what + ": says how to go on: " + s.err());
+        assertFalse(s.err().contains("Exception") || s.err().contains("\tat "), what + ": no trace: " + s.err());
+    }
+
+    private static List<String> sweep(Path out, String... more) {
+        List<String> args = new ArrayList<>(SWEEP);
+        args.add("--out=" + out);
+        args.addAll(List.of(more));
+        return args;
+    }
+
+    /** {@code report DIR} exits 0 on the folder and writes report.html. */
+    private static void assertReported(Path out, String what) throws Exception {
+        Process p = new ProcessBuilder(java(List.of("report", out.toString()))).redirectErrorStream(true).start();
+        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), what + ": report: " + text);
+        assertTrue(Files.isRegularFile(out.resolve("report.html")), what);
+    }
+
+    private static int windows(Path out) throws IOException {
+        Path runs = out.resolve(records.Repetitions.FILE);
+        return Files.exists(runs) ? Summary.read(runs).size() : 0;
+    }
+
+    /**
+     * A run of the sweep into {@code out} stopped by {@code signal} {@code afterMs} after a stdout line containing
+     * {@code line}, once a child JVM runs; report exits 0 on the folder it leaves.
+     */
+    private static Stopped stopAt(Path out, String line, long afterMs, String signal, String what, boolean resume)
+            throws Exception {
+        Running r = Running.start(resume ? sweep(out, "--resume") : sweep(out));
+        r.await(line);
+        Thread.sleep(afterMs);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (r.process().descendants().findAny().isEmpty()) {   // the verifier's or the server's JVM is up
+            assertTrue(System.nanoTime() < deadline && r.process().isAlive(), what + ": a child JVM within 30 s");
+            Thread.sleep(20);
+        }
+        Stopped s = signal(r, signal);
+        assertStoppedInOneSentence(s, what);
+        assertReported(out, what);
+        return s;
+    }
+
+    /**
+     * One folder, one sweep of two points stopped at every moment in turn, each run resuming the one before: during
+     * the verification (the verifier's JVM runs; nothing measured yet, provenance.json only), during the warm-up
+     * (the server's JVM is up), inside the first measured window (dropped), between the points (Ctrl-C: the first
+     * kept), after the last window (while the report is written: both kept). A chain rather than a sweep per
+     * moment: each run costs a verification and a server start, the most of its time.
+     */
+    @Test
+    void everyMomentStopsCleanlyAndResumeContinuesToACompleteFolder(@TempDir Path out) throws Exception {
+        long started = System.nanoTime();
+        // printed just before the combination is verified
+        stopAt(out, "windows to measure", 0, "TERM", "during verification", false);
+        assertEquals(0, windows(out), "nothing measured yet");
+        assertTrue(Files.isRegularFile(out.resolve("provenance.json")));
+
+        // The folder holds a sweep: not started over silently.
+        Process again = new ProcessBuilder(java(sweep(out))).redirectErrorStream(true).start();
+        String refused = new String(again.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(again.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(2, again.exitValue(), refused);
+        assertTrue(refused.contains("--resume"), refused);
+
+        // The server is up; the warm-up of the first point starts as this line is printed.
+        Stopped warm = stopAt(out, "bench: 1/2 ", 0, "TERM", "during the warm-up", true);
+        assertFalse(warm.children().isEmpty(), "the server ran in a JVM of its own");
+        assertEquals(0, windows(out));
+
+        // The warm-up (1 s) is over 2 s after the line, the window (2 s) under way: cut short, not a result.
+        stopAt(out, "bench: 1/2 ", 2000, "TERM", "during the first window", true);
+        assertEquals(0, windows(out), "the window cut short is dropped");
+
+        // Printed once the first window is in runs.csv; Ctrl-C (SIGINT) from here on.
+        stopAt(out, "bench: 2/2 ", 0, "INT", "between points", true);
+        int kept = windows(out);
+        assertTrue(kept >= 1, "the first point is kept");
+        assertEquals(1, Summary.read(out.resolve("summary.csv")).size());
+
+        // The table is printed once every window is measured; the report is written next.
+        Running last = Running.start(sweep(out, "--resume"));
+        assertTrue(last.await("bench: results in").stream().anyMatch(l -> l.contains(kept
+                + " measured windows kept, 1 to measure")), "only the second point is measured");
+        Stopped s = signal(last, "TERM");
+        assertStoppedInOneSentence(s, "after the last window");
+        assertReported(out, "after the last window");
+        List<Row> rows = Summary.read(out.resolve("summary.csv"));
+        assertEquals(List.of(1, 2), rows.stream().map(Row::connections).sorted().toList(), rows.toString());
+        assertTrue(rows.stream().allMatch(Row::valid), rows.toString());
+        String provenance = Files.readString(out.resolve("provenance.json"));
+        assertTrue(provenance.contains("\"windows_measured\" : 0") && provenance.contains("\"stopped\" : true"),
+                "a stopped run's record says what it added: " + provenance);
+        assertEquals(4, new com.fasterxml.jackson.databind.ObjectMapper().readTree(provenance).path("later_runs")
+                .size(), "a record per run, the first at the top: " + provenance);
+        System.out.printf("InterruptIT: every moment in %.0f s%n", (System.nanoTime() - started) / 1e9);
+    }
+
+    /**
+     * stress, stopped (SIGTERM) while its second scenario runs: 130, one sentence, the server JVMs stopped, the first
+     * scenario's row kept in stress.csv, provenance.json saying so, and report renders the folder.
+     */
+    @Test
+    void stressStoppedDuringAScenarioKeepsTheFinishedOnes(@TempDir Path out) throws Exception {
+        long started = System.nanoTime();
+        Running r = Running.start(List.of("stress", "--server=jdk", "--engine=jstachio", "--mode=virtual",
+                "--scenario=aborts,idle", "--aborts=20", "--idle=20", "--half-sent=5", "--trickling=5",
+                "--idle-timeout=10s", "--out=" + out));
+        r.await("stress: idle on");   // the first scenario's row is written; the second's server starts
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (r.process().descendants().findAny().isEmpty()) {
+            assertTrue(System.nanoTime() < deadline && r.process().isAlive(), "the idle scenario's server JVM");
+            Thread.sleep(20);
+        }
+        Stopped s = signal(r, "TERM");
+        assertEquals(130, s.code(), s.err());
+        assertEquals(1, s.err().strip().lines().count(), "one sentence: " + s.err());
+        assertTrue(s.err().startsWith("pssrbench: stopped; 1 finished scenarios kept"), s.err());
+        List<String> csv = Files.readAllLines(out.resolve("stress.csv"));
+        assertEquals(2, csv.size(), "the header and aborts' row: " + csv);
+        assertTrue(csv.get(1).startsWith("aborts,jdk,"), csv.get(1));
+        var p = new com.fasterxml.jackson.databind.ObjectMapper().readTree(out.resolve("provenance.json").toFile());
+        assertTrue(p.path("stopped").asBoolean() && p.path("scenarios_run").asInt() == 1, p.toString());
+        assertReported(out, "stress stopped");
+        System.out.printf("InterruptIT: stress in %.0f s%n", (System.nanoTime() - started) / 1e9);
+    }
+}

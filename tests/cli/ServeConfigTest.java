@@ -1,0 +1,71 @@
+package cli;
+
+import core.Combination;
+import core.ConnectionLimits;
+import core.DataSource;
+import core.ServeConfig;
+import core.Server;
+import core.Site;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.time.Duration;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * One configuration value, one way to write it as serve's flags and one to read it back: what
+ * {@link ServeConfig#args()} writes, serve's own option parsing reads back equal, and what a running server says at
+ * /info.json reads back ({@link Target}) as the configuration it was started with.
+ */
+class ServeConfigTest {
+
+    /** serve's parsing of {@code args}, as the command line runs it (its converters, defaults and help text). */
+    private static ServeConfig parsed(List<String> args) {
+        CommandLine cli = Cli.commandLine();
+        List<String> line = new java.util.ArrayList<>(List.of("serve"));
+        line.addAll(args);
+        cli.parseArgs(line.toArray(String[]::new));
+        return ((ServeCommand) cli.getSubcommands().get("serve").getCommand()).config();
+    }
+
+    @Test
+    void argsParsedBackByServeAreTheSameConfiguration() {
+        for (Combination c : Registry.combinations()) {
+            ServeConfig defaults = ServeConfig.defaults(c);
+            assertEquals(List.of("--server=" + c.server().id(), "--engine=" + c.engine().id(),
+                    "--mode=" + c.mode().id()), defaults.args(), "serve's defaults write only the combination");
+            assertEquals(defaults, parsed(defaults.args()), c.toString());
+            ServeConfig every = ServeConfig.of(c, Duration.ofNanos(1_500_000)).withHost("::1")
+                    .withTimers(DataSource.Timers.IO).withThreads(7).withGrace(Duration.ofMillis(250))
+                    .withFailAfter(3).withLimits(new ConnectionLimits(128, Duration.ofSeconds(5)));
+            assertEquals(every, parsed(every.args()), String.join(" ", every.args()));
+            ServeConfig noDelay = ServeConfig.of(c, Duration.ZERO);
+            assertEquals(noDelay, parsed(noDelay.args()), String.join(" ", noDelay.args()));
+        }
+    }
+
+    @Test
+    void whatARunningServerSaysReadsBackAsItsConfiguration() {
+        for (Server server : Registry.SERVERS) {
+            Combination c = Registry.combinations().stream().filter(x -> x.server() == server).findFirst()
+                    .orElseThrow();
+            // /info.json carries the combination, the delay, the scheduler and the pool size; the rest is serve's
+            // defaults on both sides.
+            ServeConfig config = ServeConfig.of(c, Duration.ofNanos(1_500_000)).withTimers(DataSource.Timers.IO)
+                    .withThreads(7);
+            Site site = config.site();
+            Server.Running running = server.start(config.listen(), site);
+            try {
+                Target target = Target.resolve("http://127.0.0.1:" + running.port() + "/", false, null, null, null,
+                        ServeConfig.DEFAULT_DELAY, false);
+                assertEquals(config.withPort(running.port()), target.config(), server.id());
+                assertEquals(config.delay(), target.delay(), server.id());
+            } finally {
+                running.close();
+                site.close();
+            }
+        }
+    }
+}
