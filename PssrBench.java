@@ -1,6 +1,6 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 21+
-// Keep these in sync with pom.xml (tests/core/ProjectConsistencyTest checks it).
+// Keep these in sync with pom.xml (tests/cli/ProjectConsistencyTest checks it).
 //DEPS io.netty:netty-bom:4.2.18.Final@pom
 //DEPS io.helidon.webserver:helidon-webserver:4.5.0
 //DEPS io.javalin:javalin:7.2.3

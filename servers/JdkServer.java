@@ -34,7 +34,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * callbacks goes through {@link Site#streamHere}'s queue, as on Helidon.
  *
  * <p>Its defaults and limits, as read in the JDK 25 sources ({@code sun.net.httpserver.ServerConfig},
- * {@code ServerImpl}, {@code ExchangeImpl}) and checked against tests/core/HttpBehaviourTest:
+ * {@code ServerImpl}, {@code ExchangeImpl}) and checked against tests/servers/HttpBehaviourTest:
  * <ul>
  * <li>TCP_NODELAY is off unless the system property {@code sun.net.httpserver.nodelay} is true, read once when
  *     {@code ServerConfig} initialises (on the first {@code HttpServer.create} in the JVM): see {@link #NODELAY}.</li>

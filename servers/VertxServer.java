@@ -63,7 +63,7 @@ import java.util.logging.Logger;
  * the same holds for reactor-netty-http and -core 1.3.8 (built against 4.2.19.Final). Vert.x uses the JDK's NIO
  * transport unless {@code preferNativeTransport} is set, and so it does here, as by default.
  *
- * <p>HTTP details, checked against tests/core/HttpBehaviourTest: Vert.x answers HTTP/1.0 without chunked coding
+ * <p>HTTP details, checked against tests/servers/HttpBehaviourTest: Vert.x answers HTTP/1.0 without chunked coding
  * (status line HTTP/1.0) and closes the connection after it, unless the client asked for keep-alive (handled
  * below); a request with {@code Connection: close} gets the same header back and the connection closes after the
  * response; HEAD gets the headers set here and no body; any method reaches the handler; Host is not checked.

@@ -2,6 +2,7 @@ package bench;
 
 import core.Page;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.BufferedReader;
@@ -198,6 +199,7 @@ class LoadGeneratorTest {
      * agree, the trace of the warm-up is kept, and the window is measured as a fixed one would be.
      */
     @Test
+    @Tag("slow")   // at least 10 one-second windows, by the rule under test: the full tier's
     void anAdaptiveWarmupEndsWhenTheLoadIsSteady() throws Exception {
         try (TimedServer server = new TimedServer((out, n) -> page(out, 10))) {
             java.util.concurrent.atomic.AtomicLong opened = new java.util.concurrent.atomic.AtomicLong();
@@ -215,6 +217,7 @@ class LoadGeneratorTest {
 
     /** A load that never settles (each second twice or half as slow as the one before) ends at the cap, unsteady. */
     @Test
+    @Tag("slow")   // 11 one-second windows, the cap under test: the full tier's
     void anAdaptiveWarmupStopsAtItsCapWhenTheLoadNeverSettles() throws Exception {
         long start = System.nanoTime();
         try (TimedServer server = new TimedServer((out, n) ->

@@ -35,4 +35,15 @@ class CpuListTest {
         assertFalse(noTaskset.apart());
         assertTrue(noTaskset.text().endsWith("(taskset is not installed)"), noTaskset.text());
     }
+
+    /** The lists --server-cpus and --client-cpus take (CliTest checks that bad ones are refused before a run). */
+    @Test
+    void listsAreReadAndWrittenAsTasksetDoes() {
+        assertEquals(java.util.Optional.of(new TreeSet<>(List.of(0, 1, 3))), CpuList.parse("0-1,3"));
+        assertEquals(java.util.Optional.of(new TreeSet<>(List.of(0, 2, 4))), CpuList.parse("0-4:2"));
+        for (String bad : List.of("", "1-0", "0,,1", "0-", "-1", "x1")) {
+            assertTrue(CpuList.parse(bad).isEmpty(), bad);
+        }
+        assertEquals("0-3,6", CpuList.format(new TreeSet<>(List.of(0, 1, 2, 3, 6))));
+    }
 }

@@ -1,5 +1,7 @@
 package core;
 
+import cli.CliTest;
+
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

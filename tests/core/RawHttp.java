@@ -9,7 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /** A bare HTTP/1.1 client on a socket, to see exactly what went over the wire (and to hang up mid-page). */
-final class RawHttp {
+public final class RawHttp {
 
     private RawHttp() {
     }
@@ -25,16 +25,16 @@ final class RawHttp {
     }
 
     /** A request whose response is read in two steps: the first bytes, then the rest. */
-    static final class Exchange implements AutoCloseable {
+    public static final class Exchange implements AutoCloseable {
         private final Socket socket;
         private final ByteArrayOutputStream received = new ByteArrayOutputStream();
 
-        Exchange(int port, String path) throws IOException {
+        public Exchange(int port, String path) throws IOException {
             socket = open(port, path);
         }
 
         /** Blocks until the first bytes of the response arrived. */
-        String firstBytes() throws IOException {
+        public String firstBytes() throws IOException {
             byte[] buffer = new byte[8192];
             int n = socket.getInputStream().read(buffer);
             if (n < 0) {
@@ -45,7 +45,7 @@ final class RawHttp {
         }
 
         /** Everything received, once the response is complete or the server closed the connection. */
-        String rest() throws IOException {
+        public String rest() throws IOException {
             InputStream in = socket.getInputStream();
             byte[] buffer = new byte[8192];
             while (!complete(received.toString(StandardCharsets.ISO_8859_1))) {
@@ -65,7 +65,7 @@ final class RawHttp {
     }
 
     /** Reads the start of the response, then closes the connection (a user leaving mid-page). */
-    static void hangUpAfterFirstBytes(int port, String path) throws IOException {
+    public static void hangUpAfterFirstBytes(int port, String path) throws IOException {
         try (Socket socket = open(port, path)) {
             if (socket.getInputStream().read(new byte[512]) < 0) {
                 throw new IOException("no response");
@@ -77,7 +77,7 @@ final class RawHttp {
      * Everything the server sent for one response: until a complete chunked or Content-Length body, or until the
      * server closed the connection (as it must when it aborts a page).
      */
-    static String readUntilClosed(int port, String path) throws IOException {
+    public static String readUntilClosed(int port, String path) throws IOException {
         try (Exchange exchange = new Exchange(port, path)) {
             return exchange.rest();
         }
@@ -87,7 +87,7 @@ final class RawHttp {
      * The status of the response to {@code request}, sent as bytes (ISO-8859-1: a NUL or a backslash goes as it is),
      * or -1 when the server closed the connection without a response.
      */
-    static int status(int port, String request) throws IOException {
+    public static int status(int port, String request) throws IOException {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
             socket.setSoTimeout(10_000);
@@ -103,11 +103,11 @@ final class RawHttp {
     }
 
     /** The log records above {@code level} while it is open, as {@code LEVEL logger: message thrown}. */
-    static final class Logged extends java.util.logging.Handler implements AutoCloseable {
-        final List<String> records = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+    public static final class Logged extends java.util.logging.Handler implements AutoCloseable {
+        public final List<String> records = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
         private final java.util.logging.Level above;
 
-        Logged(java.util.logging.Level above) {
+        public Logged(java.util.logging.Level above) {
             this.above = above;
             java.util.logging.Logger.getLogger("").addHandler(this);
         }

@@ -75,6 +75,7 @@ class RenderTest {
                 .stream().anyMatch(p -> p.startsWith("HTML parse error") || p.startsWith("differs")));
     }
 
+    /** Every engine in every mode but blocking, each page (one diagonal of them in the quick tier). */
     static Stream<Arguments> rendersWithTimings() {
         List<Arguments> all = new ArrayList<>();
         for (Engine engine : Registry.ENGINES) {
@@ -87,7 +88,8 @@ class RenderTest {
                 }
             }
         }
-        return all.stream();
+        return Tier.cases(all, List.<java.util.function.Function<Arguments, ?>>of(a -> a.get()[0], a -> a.get()[1],
+                a -> a.get()[2])).stream();
     }
 
     /**

@@ -4,17 +4,17 @@ import java.net.URI;
 import java.time.Duration;
 
 /** Starts a combination in the test JVM on an ephemeral loopback port. */
-final class Servers {
+public final class Servers {
 
     private Servers() {
     }
 
-    record Started(Site site, Server.Running running) implements AutoCloseable {
-        int port() {
+    public record Started(Site site, Server.Running running) implements AutoCloseable {
+        public int port() {
             return running.port();
         }
 
-        URI uri(String path) {
+        public URI uri(String path) {
             return URI.create("http://127.0.0.1:" + port() + path);
         }
 
@@ -25,12 +25,12 @@ final class Servers {
         }
     }
 
-    static Started start(ServeConfig config) {
+    public static Started start(ServeConfig config) {
         Site site = config.site();
         return new Started(site, config.server().start(config.listen(), site));
     }
 
-    static Started start(Combination c, Duration delay) {
+    public static Started start(Combination c, Duration delay) {
         return start(ServeConfig.of(c, delay));
     }
 }

@@ -3,7 +3,7 @@ package records;
 
 
 import cli.Cli;
-import core.CliTest;
+import cli.CliTest;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;

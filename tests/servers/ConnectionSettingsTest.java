@@ -1,6 +1,14 @@
-package core;
+package servers;
 
 import cli.Registry;
+import core.Combination;
+import core.ConnectionLimits;
+import core.Durations;
+import core.Engine;
+import core.ServeConfig;
+import core.Server;
+import core.Servers;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -89,6 +97,7 @@ class ConnectionSettingsTest {
     /** With a 1 s idle timeout: an idle connection and one that sent half a request line are closed by 2.5 s. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
+    @Tag("slow")   // each server waits out a 1 s timeout, which is what is checked: the full tier's
     void idleAndHalfSentConnectionsAreClosed(String server) throws Exception {
         withIdleTimeout(server, Duration.ofSeconds(1), ConnectionSettingsTest::idleAndHalfSentConnectionsAreClosed);
     }
@@ -150,6 +159,7 @@ class ConnectionSettingsTest {
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
+    @Tag("slow")   // each server waits out a 2 s timeout, which is what is checked: the full tier's
     void tricklingHeadsAreClosedWithinTheTimeout(String server) throws Exception {
         withIdleTimeout(server, TRICKLE_TIMEOUT, port -> tricklingHeadsAreClosed(Registry.server(server), port));
     }

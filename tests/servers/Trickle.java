@@ -1,4 +1,4 @@
-package core;
+package servers;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -1,8 +1,11 @@
-package core;
+package cli;
 
-import cli.Cli;
-import cli.Matrix;
-import cli.Registry;
+import core.Combination;
+import core.Demo;
+import core.Engine;
+import core.Mode;
+import core.ServeConfig;
+import core.Server;
 import records.Summary;
 
 import org.junit.jupiter.api.Test;
@@ -272,6 +275,44 @@ class ProjectConsistencyTest {
             assertTrue(gap || next == Summary.COLUMNS.size(), "ends with note or \u2026: " + shown.group());
         }
         assertTrue(headers > 0, "README.md or docs/ shows a summary.csv header");
+    }
+
+    /**
+     * Tests live beside what they test: tests/FOLDER/X.java is in package FOLDER, as the code under test is, and
+     * a test named in the docs or in a source comment (tests/FOLDER/XTest) is where it is said to be.
+     */
+    @Test
+    void everyTestIsInTheFolderOfItsPackageAndWhereTheDocsSayItIs() throws Exception {
+        List<String> wrong = new ArrayList<>();
+        List<Path> texts = new ArrayList<>(markdownFiles());
+        texts.addAll(List.of(ROOT.resolve("pom.xml"), ROOT.resolve("PssrBench.java")));
+        try (var all = Files.walk(ROOT)) {
+            for (Path file : all.filter(f -> f.toString().endsWith(".java")).toList()) {
+                Path relative = ROOT.relativize(file);
+                String first = relative.getName(0).toString();
+                if (first.startsWith(".") || first.equals("target")) {
+                    continue;
+                }
+                if (first.equals("tests")) {
+                    String folder = relative.getName(1).toString();
+                    if (!Files.readString(file).startsWith("package " + folder + ";\n")) {
+                        wrong.add(relative + " is not in package " + folder);
+                    }
+                } else {
+                    texts.add(file);
+                }
+            }
+        }
+        Pattern named = Pattern.compile("\\btests/([a-z]+)/([A-Z]\\w*)");
+        for (Path file : texts) {
+            Matcher m = named.matcher(Files.readString(file));
+            while (m.find()) {
+                if (!Files.exists(ROOT.resolve("tests").resolve(m.group(1)).resolve(m.group(2) + ".java"))) {
+                    wrong.add(ROOT.relativize(file) + " names " + m.group() + ", which does not exist");
+                }
+            }
+        }
+        assertEquals(List.of(), wrong);
     }
 
     /** Every unit Durations accepts is documented (the help says the same: CliTest). */

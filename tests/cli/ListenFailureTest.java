@@ -1,6 +1,6 @@
-package core;
+package cli;
 
-import cli.Registry;
+import core.Server;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;

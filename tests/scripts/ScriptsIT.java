@@ -1,6 +1,7 @@
-package core;
+package scripts;
 
 import cli.Registry;
+import core.Combination;
 import records.Provenance;
 import records.Row;
 import records.Summary;

@@ -1,6 +1,10 @@
-package core;
+package servers;
 
 import cli.Registry;
+import core.Combination;
+import core.RawHttp;
+import core.Server;
+import core.Servers;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;

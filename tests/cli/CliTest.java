@@ -1,9 +1,12 @@
-package core;
+package cli;
 
-import cli.Registry;
-import cli.Target;
+import core.Combination;
+import core.Durations;
+import core.Engine;
+import core.ServeConfig;
+import core.Server;
+import core.Servers;
 
-import cli.Cli;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -254,12 +257,6 @@ public class CliTest {
         refused("--client-cpus takes a list of this machine's CPUs", shortBench(results, "--client-cpus=abc"));
         refused("--client-cpus takes a list of this machine's CPUs", shortBench(results, "--client-cpus=1-0"));
         assertFalse(Files.exists(results), "no results folder");
-        assertEquals(java.util.Optional.of(new java.util.TreeSet<>(List.of(0, 1, 3))), CpuList.parse("0-1,3"));
-        assertEquals(java.util.Optional.of(new java.util.TreeSet<>(List.of(0, 2, 4))), CpuList.parse("0-4:2"));
-        for (String bad : List.of("", "1-0", "0,,1", "0-", "-1", "x1")) {
-            assertTrue(CpuList.parse(bad).isEmpty(), bad);
-        }
-        assertEquals("0-3,6", CpuList.format(new java.util.TreeSet<>(List.of(0, 1, 2, 3, 6))));
     }
 
     @Test

@@ -1,6 +1,7 @@
-package core;
+package cli;
 
-import cli.TargetUrl;
+import core.UsageException;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,7 +1,8 @@
-package core;
+package cli;
 
-import cli.Cli;
-import cli.Registry;
+import core.Combination;
+import core.Servers;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import records.Provenance;

@@ -1,7 +1,12 @@
-package core;
+package cli;
 
-import cli.Registry;
-import cli.Versions;
+import core.Delivery;
+import core.Engine;
+import core.Mode;
+import core.Page;
+import core.Server;
+import core.Serving;
+import core.UsageException;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,9 +1,8 @@
-package core;
+package cli;
 
 import records.Row;
 import records.Summary;
 
-import cli.Cli;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
