@@ -106,10 +106,30 @@ public final class RawHttp {
     public static final class Logged extends java.util.logging.Handler implements AutoCloseable {
         public final List<String> records = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
         private final java.util.logging.Level above;
+        private final java.util.logging.Logger logger;
+        private final boolean parents;
 
+        /** Every logger's records, still printed as well. */
         public Logged(java.util.logging.Level above) {
+            this(above, java.util.logging.Logger.getLogger(""));
+        }
+
+        private Logged(java.util.logging.Level above, java.util.logging.Logger logger) {
             this.above = above;
-            java.util.logging.Logger.getLogger("").addHandler(this);
+            this.logger = logger;
+            this.parents = logger.getUseParentHandlers();
+            logger.addHandler(this);
+        }
+
+        /**
+         * PssrBench's own records above {@code level}, kept here instead of printed: for a test that provokes them
+         * on purpose and asserts on them, so that a passing run does not read as failing. Other loggers (the
+         * servers' libraries) still print, as something the test did not ask for.
+         */
+        public static Logged quietly(java.util.logging.Level above) {
+            Logged logged = new Logged(above, java.util.logging.Logger.getLogger("pssrbench"));
+            logged.logger.setUseParentHandlers(false);
+            return logged;
         }
 
         @Override
@@ -125,7 +145,8 @@ public final class RawHttp {
 
         @Override
         public void close() {
-            java.util.logging.Logger.getLogger("").removeHandler(this);
+            logger.removeHandler(this);
+            logger.setUseParentHandlers(parents);
         }
     }
 

@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.logging.Level;
 import java.util.function.Function;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -118,7 +119,9 @@ class MatrixTest {
     @MethodSource("combinations")
     void aDataSourceErrorMidPageAbortsTheResponseAndTheServerGoesOn(Combination c) throws Exception {
         ServeConfig config = ServeConfig.of(c, Duration.ofMillis(2)).withFailAfter(3);
-        try (Servers.Started server = Servers.start(config)) {
+        // The injected failure is logged once per page, as a real one would be: kept and checked here, not printed.
+        try (RawHttp.Logged logged = RawHttp.Logged.quietly(Level.INFO);
+             Servers.Started server = Servers.start(config)) {
             for (Page page : Page.values()) {
                 String cut = RawHttp.readUntilClosed(server.port(), page.path());
                 if (c.mode().wholePage()) {   // nothing was sent yet: a real error status instead of a cut page
@@ -136,6 +139,11 @@ class MatrixTest {
             awaitTrue(() -> server.site().inFlight() == 0, "failed renders end");
             String index = RawHttp.readUntilClosed(server.port(), "/");
             assertTrue(index.startsWith("HTTP/1.1 200"), "still serving: " + index);
+            List<String> warnings = List.copyOf(logged.records);
+            assertEquals(Page.values().length, warnings.size(), "one warning per failed page: " + warnings);
+            for (String w : warnings) {
+                assertTrue(w.startsWith("WARNING") && w.contains("injected data-source failure"), w);
+            }
         }
     }
 

@@ -231,7 +231,9 @@ class HttpBehaviourTest {
     @MethodSource("serversAndModes")
     void theDrainCountsEachPageInFlightOnce(String server, String engine, String mode) throws Exception {
         int pages = 4;
-        try (Servers.Started s = start(server, engine, mode, Duration.ofMillis(200))) {
+        // The drain says, once, that it cuts the pages its grace did not see end: kept and checked, not printed.
+        try (RawHttp.Logged logged = RawHttp.Logged.quietly(java.util.logging.Level.INFO);
+             Servers.Started s = start(server, engine, mode, Duration.ofMillis(200))) {
             List<Wire> open = new ArrayList<>();
             try {
                 for (int i = 0; i < pages; i++) {
@@ -243,6 +245,8 @@ class HttpBehaviourTest {
                     Thread.sleep(5);
                 }
                 assertEquals(pages, s.site().drain(Duration.ofMillis(50)), pages + " pages in flight");
+                assertTrue(logged.records.stream().anyMatch(r -> r.contains(pages + " page(s) still in flight")),
+                        "the cut is logged: " + logged.records);
             } finally {
                 for (Wire wire : open) {
                     wire.close();
@@ -259,7 +263,8 @@ class HttpBehaviourTest {
     @MethodSource("serversAndModes")
     void theDrainCutsThePagesLeftWhenTheGraceEnds(String server, String engine, String mode) throws Exception {
         int pages = 2;
-        try (Servers.Started s = start(server, engine, mode, Duration.ofMillis(200))) {   // a page lasts 4 s
+        try (RawHttp.Logged logged = RawHttp.Logged.quietly(java.util.logging.Level.INFO);   // as above
+             Servers.Started s = start(server, engine, mode, Duration.ofMillis(200))) {   // a page lasts 4 s
             List<RawHttp.Exchange> open = new ArrayList<>();
             try {
                 for (int i = 0; i < pages; i++) {
@@ -276,6 +281,8 @@ class HttpBehaviourTest {
                     assertTrue(!response.contains("</html>"), "cut: " + response);
                 }
                 assertTrue(System.nanoTime() - start < 2_000_000_000L, "cut at once, not when the page ended");
+                assertTrue(logged.records.stream().anyMatch(r -> r.contains(pages + " page(s) still in flight")),
+                        "the cut is logged: " + logged.records);
             } finally {
                 for (RawHttp.Exchange page : open) {
                     page.close();
