@@ -1,5 +1,7 @@
 package cli;
 
+import cli.CliTest.Run;
+
 import records.Row;
 import records.Summary;
 
@@ -7,25 +9,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import static cli.CliTest.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** {@code last-row}: how scripts read a column of the last row by its name, valid rows only. */
 class LastRowCommandTest {
-
-    private record Run(int code, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Cli.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
-        return new Run(code, out.toString(), err.toString());
-    }
 
     private static Row.Builder probe(double targetRate) {
         return Row.builder("wrk", "nima", "jstachio", "virtual", "stocks", 16, targetRate);
