@@ -21,6 +21,7 @@
 // Rocker's parser needs the ANTLR runtime it was generated with; jbang would resolve Helidon's newer one.
 //DEPS org.antlr:antlr4-runtime:4.5.3
 //DEPS io.quarkus.qute:qute-core:3.38.2
+//DEPS org.jetbrains.kotlinx:kotlinx-html-jvm:0.12.0
 //DEPS info.picocli:picocli:4.7.7
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
 // jackson-core named so that it is databind's version, not the older one Vert.x asks for.

@@ -11,6 +11,7 @@ import engines.HtmlFlowEngine;
 import engines.JStachioEngine;
 import engines.MustacheJavaEngine;
 import engines.JteEngine;
+import engines.KotlinxEngine;
 import engines.PebbleEngine;
 import engines.QuteEngine;
 import engines.RawEngine;
@@ -61,6 +62,7 @@ public final class Registry {
             new JteEngine(),
             new RockerEngine(),
             new QuteEngine(),
+            new KotlinxEngine(),
             new RawEngine(JSTACHIO));   // the baseline, replaying JStachio's bytes; listed last, so the default
                                         // engine is a template engine
 
