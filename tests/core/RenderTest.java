@@ -64,6 +64,40 @@ class RenderTest {
         assertEquals(List.of(), Reference.fragmentProblems(Registry.ENGINES));
     }
 
+    /**
+     * Two renders' fragments interleaved part by part, as two requests in the fragments mode are: each still adds up
+     * to its page. An engine whose fragments keep state of a render (HtmlFlow's open document, kotlinx.html's
+     * consumer) must keep it per render ({@link Templates.Fragments#start}), or the second head would take over the
+     * first render's output.
+     */
+    @Test
+    void everyEnginesFragmentsOfTwoRendersInterleavedAddUpToTheirPages() throws Exception {
+        for (Engine engine : Registry.ENGINES) {
+            for (Page<?> page : Page.values()) {
+                assertEquals(List.of(engine.render(page), engine.render(page)), interleaved(engine, page),
+                        engine.id() + " " + page.id());
+            }
+        }
+    }
+
+    private static <T> List<String> interleaved(Engine engine, Page<T> page) throws java.io.IOException {
+        Templates.Fragments<T> fragments = engine.templates().fragments(page);
+        List<Templates.Fragments<T>> renders = List.of(fragments.start(), fragments.start());
+        List<java.io.StringWriter> outs = List.of(new java.io.StringWriter(), new java.io.StringWriter());
+        for (int r = 0; r < 2; r++) {
+            renders.get(r).head(outs.get(r));
+        }
+        for (T item : page.items()) {
+            for (int r = 0; r < 2; r++) {
+                renders.get(r).item(item, outs.get(r));
+            }
+        }
+        for (int r = 0; r < 2; r++) {
+            renders.get(r).tail(outs.get(r));
+        }
+        return outs.stream().map(java.io.StringWriter::toString).toList();
+    }
+
     @Test
     void theReferenceCheckCatchesAWrongPage() {
         byte[] good = Reference.renderAll(Registry.ENGINES).get(Page.STOCKS).values().iterator().next();
