@@ -71,7 +71,8 @@ import static kotlinx.html.Gen_tags_tKt.tr;
  * output). A probe of that shape on this machine (a consumer per render, ten cards 1 ms apart on the io scheduler,
  * 2,000 renders 40 at a time into a thread-safe StringBuffer, 2026-11-24): the tail came before the first card in
  * 1,866 renders, the bodies took 18 different shapes, one render threw that exception. A card that threw ended the
- * Observable in an error the route did not handle, so its sink was never closed and the response hung.
+ * Observable in an error the route did not handle, so its sink was never closed and the response hung. verify
+ * refuses a template of that shape (tests/engines/KotlinxEngineTest).
  *
  * <p>Here nothing is shared and nothing is written after its block returns: every render (and every
  * {@code fragments} render, {@link OpenFragments#start}) makes its own consumer over its own Writer, every tag is
@@ -103,12 +104,13 @@ public final class KotlinxEngine implements Engine {
     }
 
     // ---- the templates: the same markup as templates/jstachio/*.mustache ----
+    // (package-private parts: tests/engines/KotlinxEngineTest builds the study's template from the same parts)
 
     /**
      * kotlinx.html writes no doctype: its stream builder starts at the first tag (its own tests compare pages
      * without one), and the user writes it first, as here.
      */
-    private static final String DOCTYPE = "<!DOCTYPE html>";
+    static final String DOCTYPE = "<!DOCTYPE html>";
 
     /** A fresh consumer for one render: prettyPrint=false (no whitespace between tags), HTML rather than XHTML. */
     private static TagConsumer<Writer> page(Writer out) throws IOException {
@@ -129,7 +131,7 @@ public final class KotlinxEngine implements Engine {
         }));
     }
 
-    private static void presentationsHead(HEAD head) {
+    static void presentationsHead(HEAD head) {
         meta(head, null, null, "UTF-8", NOTHING);
         meta(head, "viewport", "width=device-width, initial-scale=1.0", null, NOTHING);
         // Attributes set in the block are written in the order they are set (the functions' own parameters come
@@ -145,11 +147,11 @@ public final class KotlinxEngine implements Engine {
         }));
     }
 
-    private static void presentationsHeading(DIV container) {
+    static void presentationsHeading(DIV container) {
         div(container, "pb-2 mt-4 mb-3 border-bottom", block(div -> h1(div, null, text("JFall 2013 Presentations"))));
     }
 
-    private static void card(FlowContent container, Presentation p) {
+    static void card(FlowContent container, Presentation p) {
         div(container, "card mb-3 shadow-sm rounded", block(card -> {
             div(card, "card-header", block(header ->
                     h5(header, "card-title", text(p.title() + " - " + p.speakerName()))));
@@ -204,7 +206,7 @@ public final class KotlinxEngine implements Engine {
         }));
     }
 
-    private static void stocksHead(HEAD head) {
+    static void stocksHead(HEAD head) {
         title(head, "Stock Prices");
         meta(head, null, null, null, block(meta -> {
             meta.setHttpEquiv("Content-Type");
@@ -224,7 +226,7 @@ public final class KotlinxEngine implements Engine {
         style(head, null, block(style -> unsafe(style, block(css -> css.raw(STOCKS_STYLE)))));
     }
 
-    private static void stocksColumns(TABLE table) {
+    static void stocksColumns(TABLE table) {
         thead(table, null, block(thead -> tr(thead, null, block(tr -> {
             for (String column : COLUMNS) {
                 th(tr, null, null, text(column));
@@ -232,7 +234,7 @@ public final class KotlinxEngine implements Engine {
         }))));
     }
 
-    private static void row(TBODY tbody, Stock s) {
+    static void row(TBODY tbody, Stock s) {
         tr(tbody, s.rowClass(), block(tr -> {
             td(tr, null, text(String.valueOf(s.index())));
             td(tr, null, block(td -> a(td, "/stocks/" + s.symbol(), null, null, null, text(s.symbol()))));
@@ -340,7 +342,7 @@ public final class KotlinxEngine implements Engine {
     // ---- Kotlin blocks from Java lambdas ----
 
     /** A tag's block, which kotlinx.html takes as a Kotlin function returning Unit. */
-    private static <T> Function1<T, Unit> block(Consumer<T> body) {
+    static <T> Function1<T, Unit> block(Consumer<T> body) {
         return tag -> {
             body.accept(tag);
             return Unit.INSTANCE;
@@ -348,7 +350,7 @@ public final class KotlinxEngine implements Engine {
     }
 
     /** A block whose tag holds only this (escaped) text. */
-    private static Function1<Tag, Unit> text(String text) {
+    static Function1<Tag, Unit> text(String text) {
         return block(tag -> tag.text(text));
     }
 
