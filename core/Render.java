@@ -16,8 +16,8 @@ import java.util.logging.Logger;
  * cancel, failure, and its end reported exactly once. How the page is rendered is the mode's ({@link Algorithm});
  * where it runs, the plan's ({@link Serving}, acted on by {@link Site}).
  *
- * <p>On failure the render logs one line (a data-source or template error at WARNING; a client that went away, or
- * a page cut by a stopping server, only at FINE) and throws {@link RenderFailedException} or completes its future with it: the server then aborts
+ * <p>On failure the render logs one line (a data-source or template error at WARNING; a client that went away, a
+ * page cut by a stopping server, or a render whose thread a stopping server interrupted, only at FINE) and throws {@link RenderFailedException} or completes its future with it: the server then aborts
  * the response so that it never ends as if complete.
  */
 public final class Render {
@@ -201,11 +201,29 @@ public final class Render {
             if (reported == null) {
                 result.complete(null);
             } else {
-                LOG.log(reported.clientGone() || cut ? Level.FINE : Level.WARNING, reported.getMessage());
+                LOG.log(reported.clientGone() || cut || interrupted(failure) ? Level.FINE : Level.WARNING,
+                        reported.getMessage());
                 result.completeExceptionally(reported);
             }
         }
         return reported;
+    }
+
+    /**
+     * Whether the render's thread was interrupted: PssrBench interrupts a render only as a server stops (the
+     * executors' {@code shutdownNow} in {@link Workers#close} and the JDK server's close, Helidon's stop after its
+     * grace period), and a client gone or a drain's cut is logged as such; so an interrupted render is a page the
+     * stop ended (seen after {@code http10StillStreams} and drain cuts as "render failed for /stocks:
+     * InterruptedException" at WARNING), not a failure of the data source or the template.
+     */
+    private static boolean interrupted(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            // Not InterruptedIOException: its SocketTimeoutException is a timeout, not an interrupt.
+            if (t instanceof InterruptedException || t instanceof java.nio.channels.ClosedByInterruptException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Why a render stopped; the message is the one log line. */

@@ -14,7 +14,9 @@ import io.javalin.Javalin;
 import io.javalin.compression.CompressionStrategy;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
+import org.eclipse.jetty.ee10.servlet.ServletApiRequest;
 import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
+import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -24,6 +26,7 @@ import java.io.OutputStream;
 import java.net.BindException;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -180,6 +183,14 @@ public final class JavalinServer implements Server {
             } catch (IOException e) {
                 throw new RuntimeException(e);
             }
+            // Taken now, while the request is live. When the server stops under a page in flight (no drain, as
+            // HttpBehaviourTest's http10StillStreams does), Jetty ends the exchange and recycles its request: a
+            // render that ends after that found ctx.req() empty (a NullPointerException from Jetty, which Javalin
+            // logged twice at WARNING as "Uncaught exception"), and Javalin, told that the page ended, trips over
+            // the recycled exchange in every task it has left (thousands of WARNINGs, measured).
+            ServletContextRequest live = ServletContextRequest.getServletContextRequest(ctx.req());
+            ServletApiRequest exchange = live.getServletApiRequest();
+            EndPoint endPoint = live.getConnectionMetaData().getConnection().getEndPoint();
             ChunkSink socket = bytes -> {
                 out.write(bytes);
                 out.flush();   // one flush = one HTTP chunk
@@ -189,20 +200,35 @@ public final class JavalinServer implements Server {
                 // request; Javalin calls the future's supplier later, elsewhere.
                 Render render = site.render(page, socket);
                 Runnable written = site.hold();   // until finish() has written the last chunk
-                ctx.future(() -> site.startLater(render).done().handle((done, failure) -> {
-                    try {
-                        finish(out, failure);
-                    } finally {
-                        written.run();
-                    }
-                    return null;
-                }));
+                ctx.future(() -> {
+                    CompletableFuture<Void> answered = new CompletableFuture<>();
+                    site.startLater(render).done().whenComplete((done, failure) -> {
+                        RuntimeException thrown = null;
+                        try {
+                            finish(out, endPoint, failure);   // closing a closed endpoint does nothing
+                        } catch (RuntimeException e) {
+                            thrown = e;
+                        } finally {
+                            written.run();
+                        }
+                        // Javalin finishes the exchange only while Jetty still has it (getRequest() is null once
+                        // recycled); a recycled one is over, its connection closed by Jetty's stop.
+                        if (exchange.getRequest() != null) {
+                            if (thrown == null) {
+                                answered.complete(null);
+                            } else {
+                                answered.completeExceptionally(thrown);   // Javalin logs it, as before
+                            }
+                        }
+                    });
+                    return answered;
+                });
             } else {
                 try {
                     site.streamHere(page, socket);
-                    finish(out, null);
+                    finish(out, endPoint, null);
                 } catch (RenderFailedException e) {
-                    finish(out, e);
+                    finish(out, endPoint, e);
                 }
             }
             return null;
@@ -212,7 +238,7 @@ public final class JavalinServer implements Server {
          * Completes the page with its last chunk before the handler returns, so that a graceful stop that waits
          * for the handlers cannot cut it; or aborts it.
          */
-        private void finish(OutputStream out, Throwable failure) {
+        private static void finish(OutputStream out, EndPoint endPoint, Throwable failure) {
             if (failure == null) {
                 try {
                     out.close();
@@ -221,7 +247,7 @@ public final class JavalinServer implements Server {
                     failure = e;   // the client went away at the very end
                 }
             }
-            abort(failure);
+            abort(endPoint, failure);
         }
 
         /**
@@ -229,9 +255,8 @@ public final class JavalinServer implements Server {
          * body cut short. (Jetty's own abort leaves the request in a state Javalin then trips over and logs;
          * rethrowing would make Javalin log a stack trace and try to send a 500 on a committed response.)
          */
-        private void abort(Throwable failure) {
-            ServletContextRequest.getServletContextRequest(ctx.req()).getConnectionMetaData().getConnection()
-                    .getEndPoint().close(failure);
+        private static void abort(EndPoint endPoint, Throwable failure) {
+            endPoint.close(failure);
         }
     }
 }

@@ -80,7 +80,7 @@ public final class NimaServer implements Server {
         NimaHeadWatch headWatch = new NimaHeadWatch(listen.limits().idleTimeout());
         NimaStop stop = new NimaStop();   // Helidon has no stop of accepting alone: NimaStop says how it makes one
         Http1Config http1 = Http1Config.builder().addReceiveListener(headWatch).build();
-        WebServer server = WebServer.builder()
+        WebServer server = stop.start(() -> WebServer.builder()
                 .host(listen.host())
                 .port(listen.port())
                 .shutdownHook(false)   // PssrBench drains and stops servers itself
@@ -114,11 +114,10 @@ public final class NimaServer implements Server {
                     NimaHeadWatch.responded();   // not reached when the response ended by closing the connection
                 }))
                 .build()
-                .start();
+                .start());
         if (!server.isRunning()) {   // Helidon's start() does not throw when it cannot bind
             throw new PortInUseException(listen.host(), listen.port(), null);
         }
-        stop.server(server);
         return new Running() {
             @Override
             public int port() {

@@ -17,6 +17,10 @@ import verify.Verifier;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -39,8 +43,27 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * pair (a pairwise cover), not the whole product. An engine only writes to the render's Writer and a server only
  * carries chunks, so what can go wrong between them is covered by those pairs, while the product (hundreds of
  * combinations) would take most of CI's time; {@code pssrbench verify} checks the whole product.
+ *
+ * <p>The verifications run two at a time (JUnit's parallel execution, enabled for surefire in pom.xml with a
+ * parallelism of 2; every other test keeps running alone): each spends nearly all its time waiting for the data
+ * source's 25 ms items, each on a server of its own on its own port, and a stall that delays one response's items
+ * is measured again before it fails (Verifier.verifyPage). The tests that read what this whole JVM holds (its
+ * thread count, the data source's subscriptions, the pssrbench logger) take the {@link #JVM} lock exclusively and so
+ * run alone. Measured on the shared 2-core machine (load average 5-11 from other work): the class took 253.5 and
+ * 255.7 s one at a time, 168.3 s two at a time (149.4 s with JUnit's pool alone, which ran four at once); the
+ * verifications whose first measurement missed a timing rule and whose second passed were 2 of 53 one at a time,
+ * 4 two at a time, 5 four at a time, none failed.
  */
 class MatrixTest {
+
+    /** What this JVM holds as a whole: its threads, the data source's subscriptions, the pssrbench logger. */
+    private static final String JVM = "modes.MatrixTest.jvm";
+
+    /**
+     * Two verifications at a time, whatever the size of JUnit's pool (which adds threads while one waits for a lock:
+     * four ran at once without this).
+     */
+    private static final java.util.concurrent.Semaphore VERIFYING = new java.util.concurrent.Semaphore(2);
 
     private static Verifier verifier;
 
@@ -81,14 +104,24 @@ class MatrixTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("combinations")
-    void servesBothPagesIdenticalToTheReferenceProgressivelyUnderConcurrency(Combination c) {
-        Verifier.Result result = verifier.verify(c);
+    @Execution(ExecutionMode.CONCURRENT)
+    @ResourceLock(value = JVM, mode = ResourceAccessMode.READ)
+    void servesBothPagesIdenticalToTheReferenceProgressivelyUnderConcurrency(Combination c)
+            throws InterruptedException {
+        Verifier.Result result;
+        VERIFYING.acquire();
+        try {
+            result = verifier.verify(c);
+        } finally {
+            VERIFYING.release();
+        }
         assertTrue(result.ok(), () -> String.join("\n", result.allProblems()));
         assertEquals(Page.values().length, result.pages().size());
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("combinations")
+    @ResourceLock(value = JVM, mode = ResourceAccessMode.READ_WRITE)
     void clientsThatHangUpMidPageLeakNothing(Combination c) throws Exception {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         // 1 ms per item: a page of 10 or 20 items still outlives the client, which hangs up within a millisecond of
@@ -117,6 +150,7 @@ class MatrixTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("combinations")
+    @ResourceLock(value = JVM, mode = ResourceAccessMode.READ_WRITE)
     void aDataSourceErrorMidPageAbortsTheResponseAndTheServerGoesOn(Combination c) throws Exception {
         ServeConfig config = ServeConfig.of(c, Duration.ofMillis(2)).withFailAfter(3);
         // The injected failure is logged once per page, as a real one would be: kept and checked here, not printed.
