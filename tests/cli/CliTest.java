@@ -261,7 +261,8 @@ public class CliTest {
 
     @Test
     void anUnknownCommandNamesTheCommandsAndHelpIsOne() {
-        String commands = "commands: serve (the default), list, verify, bench, browser, stress, wrk-row, last-row, provenance,"
+        String commands = "commands: serve (the default), list, verify, bench, browser, stress, wrk-row, hyperfoil-import, last-row,"
+                + " provenance,"
                 + " report, compare, help.";
         refused("unknown command 'frob'; " + commands, "frob");
         refused("unknown command 'frob'; " + commands, "help", "frob");
