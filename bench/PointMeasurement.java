@@ -126,8 +126,10 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
             writeWarmup(name, r);
         }
 
-        writeHgrm(name + ".ttfb", r.ttfb());
-        writeHgrm(name + ".first-item", r.firstItem());
+        if (hyperfoil == null) {   // Hyperfoil times whole responses only: no such histograms to write
+            writeHgrm(name + ".ttfb", r.ttfb());
+            writeHgrm(name + ".first-item", r.firstItem());
+        }
         writeHgrm(name + ".ttlb", r.ttlb());
         String remark = server == null ? "server at " + base + " (started elsewhere): its resources not measured"
                 : server.jmxProblem();
