@@ -125,6 +125,21 @@ class HyperfoilDriverTest {
             CliTest.Run report = CliTest.run("report", imported.toString());
             assertEquals(0, report.code(), report.err());
             assertTrue(Files.readString(imported.resolve("report.html")).contains("hyperfoil"));
+
+            // The same server as a cluster's agents would load it: benchmarks written with their agents, each
+            // checked by Hyperfoil's parser, nothing measured.
+            Path export = out.resolve("export");
+            CliTest.Run written = CliTest.run("bench", "--driver=hyperfoil", "--target=" + server.base(),
+                    "--export=" + export, "--agents=loadgen1,user@loadgen2:22", "--connections=1,8", "--rate=100",
+                    "--warmup=5s");
+            assertEquals(0, written.code(), written.err());
+            String closedName = HyperfoilBenchmark.name(new Point(c, Page.STOCKS, 8, 100)) + ".hf.yaml";
+            String yaml = Files.readString(export.resolve(closedName));
+            assertTrue(yaml.contains("agents:\n  agent-1: \"loadgen1\"\n  agent-2: \"user@loadgen2:22\"\n"), yaml);
+            assertTrue(yaml.contains("constantRate:") && yaml.contains("usersPerSec: 100"), yaml);
+            assertTrue(Files.isRegularFile(export.resolve(HyperfoilBenchmark.name(new Point(c, Page.STOCKS, 1, 100))
+                    + ".hf.yaml")));
+            assertTrue(written.out().contains("Hyperfoil's parser accepts it"), written.out());
         }
     }
 }
