@@ -94,32 +94,9 @@ public final class HyperfoilBenchmark {
         return '"' + s.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
     }
 
-    /**
-     * {@code --export=DIR}: every point of {@code combination} (pages x connections x rates; no rate: the closed
-     * loop) as {@code DIR/NAME.hf.yaml} for a Hyperfoil cluster whose {@code agents} load the server at {@code base};
-     * each checked with Hyperfoil's own parser ({@code driver}). Returns the files written.
-     */
-    public static List<java.nio.file.Path> export(core.Combination combination, List<core.Page> pages,
-                                                  List<Integer> connections, List<Double> rates, URI base,
-                                                  Duration warmup, LoadGenerator.Steady steady, Duration duration,
-                                                  List<String> agents, java.nio.file.Path dir,
-                                                  HyperfoilDriver driver)
-            throws java.io.IOException, InterruptedException {
-        java.nio.file.Files.createDirectories(dir);
-        List<java.nio.file.Path> written = new java.util.ArrayList<>();
-        for (core.Page page : pages) {
-            for (int c : connections) {
-                for (double rate : rates.isEmpty() ? List.of(0.0) : rates) {
-                    Point p = new Point(combination, page, c, rate);
-                    java.nio.file.Path file = dir.resolve(name(p) + ".hf.yaml");
-                    core.AtomicFile.write(file, yaml(p, base, HyperfoilDriver.warmup(warmup, steady), duration,
-                            Duration.ofSeconds(10), agents));
-                    driver.parse(file);   // Hyperfoil's parser accepts it, agents included, or this fails
-                    written.add(file);
-                }
-            }
-        }
-        return written;
+    /** The warm-up the driver runs: the fixed one, or for --warmup=auto the adaptive rule's shortest (see docs). */
+    static Duration warmup(Duration fixed, LoadGenerator.Steady steady) {
+        return steady == null ? fixed : steady.least();
     }
 
     /** The point's label in a sentence: "closed loop" or "R200". */

@@ -154,11 +154,12 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
      */
     private LoadGenerator.Result runHyperfoil(URI base, Point p, String name, BooleanSupplier stopped,
                                               Runnable measuring) throws IOException, InterruptedException {
-        Duration w = HyperfoilDriver.warmup(warmup, steady);
+        Duration w = HyperfoilBenchmark.warmup(warmup, steady);
         Path dir = Files.createDirectories(out.resolve("hyperfoil"));
         Files.createDirectories(out.resolve("logs"));
         Path yaml = dir.resolve(name + ".hf.yaml");
-        core.AtomicFile.write(yaml, HyperfoilDriver.yaml(p, base, w, duration, Duration.ofSeconds(10)));
+        core.AtomicFile.write(yaml, HyperfoilBenchmark.yaml(p, base, w, duration, Duration.ofSeconds(10),
+                java.util.List.of()));
         return hyperfoil.run(yaml, dir.resolve(name + ".json"), out.resolve("logs/" + name + ".hyperfoil.log"),
                 w.toNanos() / 1e9, stopped, measuring);
     }

@@ -1,7 +1,6 @@
 package cli;
 
 import bench.Bench;
-import bench.HyperfoilBenchmark;
 import bench.HyperfoilDriver;
 import bench.LoadGenerator;
 import core.Combination;
@@ -224,9 +223,8 @@ final class BenchCommand implements Callable<Integer> {
         URI target = running == null ? null : running.url();
         HyperfoilDriver hyperfoil = driver.equals("hyperfoil") ? HyperfoilDriver.prepare() : null;
         if (export != null) {
-            List<Path> written = HyperfoilBenchmark.export(running.combination(), chosenPages, connections, rates,
-                    target, fixedWarmup, auto ? LoadGenerator.Steady.of(warmupMax) : null, duration, agents, export,
-                    hyperfoil);
+            List<Path> written = hyperfoil.export(running.combination(), chosenPages, connections, rates,
+                    target, fixedWarmup, auto ? LoadGenerator.Steady.of(warmupMax) : null, duration, agents, export);
             var o = spec.commandLine().getOut();
             written.forEach(f -> o.println("bench: wrote " + f + " (Hyperfoil's parser accepts it)"));
             o.println("bench: run each on a Hyperfoil controller (upload, run, export -f JSON) and bring the"
