@@ -37,9 +37,11 @@ public final class HyperfoilBenchmark {
 
     /**
      * The YAML of point {@code p} against the server at {@code base}; {@code agents} empty for the embedded engine,
-     * else the hosts ({@code [user@]host[:port]}, as Hyperfoil's SSH deployer reads them) of a cluster's agents.
+     * else the hosts ({@code [user@]host[:port]}, as Hyperfoil's SSH deployer reads them) of a cluster's agents;
+     * {@code threads} Hyperfoil's event-loop threads (0: its default; on a cluster, each agent's own).
      */
-    static String yaml(Point p, URI base, Duration warmup, Duration duration, Duration timeout, List<String> agents) {
+    static String yaml(Point p, URI base, Duration warmup, Duration duration, Duration timeout, List<String> agents,
+                       int threads) {
         if (p.rate() > 0 && p.rate() != Math.floor(p.rate())) {
             throw new UsageException("--driver=hyperfoil takes whole requests per second in --rate (Hyperfoil's"
                     + " usersPerSec): " + p.rate() + " is not.");
@@ -56,6 +58,9 @@ public final class HyperfoilBenchmark {
             for (int i = 0; i < agents.size(); i++) {
                 y.append("  agent-").append(i + 1).append(": ").append(quoted(agents.get(i))).append('\n');
             }
+        }
+        if (threads > 0) {
+            y.append("threads: ").append(threads).append('\n');
         }
         y.append("http:\n  host: ").append(host).append('\n')
                 .append("  sharedConnections: ").append(p.connections()).append('\n');

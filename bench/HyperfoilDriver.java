@@ -198,20 +198,18 @@ public final class HyperfoilDriver {
      * loop) as {@code DIR/NAME.hf.yaml} for a Hyperfoil cluster whose {@code agents} load the server at {@code base};
      * each checked with Hyperfoil's own parser. Returns the files written.
      */
-    public List<java.nio.file.Path> export(core.Combination combination, List<core.Page> pages,
-                                                  List<Integer> connections, List<Double> rates, URI base,
-                                                  Duration warmup, LoadGenerator.Steady steady, Duration duration,
-                                                  List<String> agents, java.nio.file.Path dir)
-            throws java.io.IOException, InterruptedException {
-        java.nio.file.Files.createDirectories(dir);
-        List<java.nio.file.Path> written = new java.util.ArrayList<>();
+    public List<Path> export(core.Combination combination, List<core.Page> pages, List<Integer> connections,
+                             List<Double> rates, URI base, Duration warmup, LoadGenerator.Steady steady,
+                             Duration duration, List<String> agents, Path dir) throws IOException, InterruptedException {
+        Files.createDirectories(dir);
+        List<Path> written = new ArrayList<>();
         for (core.Page page : pages) {
             for (int c : connections) {
                 for (double rate : rates.isEmpty() ? List.of(0.0) : rates) {
                     Point p = new Point(combination, page, c, rate);
-                    java.nio.file.Path file = dir.resolve(HyperfoilBenchmark.name(p) + ".hf.yaml");
-                    core.AtomicFile.write(file, HyperfoilBenchmark.yaml(p, base, HyperfoilBenchmark.warmup(warmup, steady), duration,
-                            Duration.ofSeconds(10), agents));
+                    Path file = dir.resolve(HyperfoilBenchmark.name(p) + ".hf.yaml");
+                    core.AtomicFile.write(file, HyperfoilBenchmark.yaml(p, base,
+                            HyperfoilBenchmark.warmup(warmup, steady), duration, Duration.ofSeconds(10), agents, 0));
                     parse(file);   // Hyperfoil's parser accepts it, agents included, or this fails
                     written.add(file);
                 }
@@ -219,5 +217,4 @@ public final class HyperfoilDriver {
         }
         return written;
     }
-
 }

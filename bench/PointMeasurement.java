@@ -158,8 +158,9 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
         Path dir = Files.createDirectories(out.resolve("hyperfoil"));
         Files.createDirectories(out.resolve("logs"));
         Path yaml = dir.resolve(name + ".hf.yaml");
+        // As many event-loop threads as PssrBench's generator would use for the point (--load-threads).
         core.AtomicFile.write(yaml, HyperfoilBenchmark.yaml(p, base, w, duration, Duration.ofSeconds(10),
-                java.util.List.of()));
+                java.util.List.of(), Math.min(loadThreads, p.connections())));
         return hyperfoil.run(yaml, dir.resolve(name + ".json"), out.resolve("logs/" + name + ".hyperfoil.log"),
                 w.toNanos() / 1e9, stopped, measuring);
     }
