@@ -184,11 +184,18 @@ public final class Bench {
         }
         if (earlier) {
             runs.addAll(Repetitions.read(runsCsv));
+            // bench's drivers (pssrbench, hyperfoil) keep their repetitions in runs.csv, whose summary is rewritten
+            // from them; rows of a tool that has none there (wrk, an import) stay as they are.
+            Set<String> repeated = new java.util.HashSet<>();
+            runs.forEach(r -> repeated.add(r.tool()));
             if (Files.exists(csv)) {
                 for (Row row : Summary.read(csv)) {
+                    if (repeated.contains(row.tool())) {
+                        continue;
+                    }
                     if (!row.tool().equals(sweep.tool())) {
                         others.add(row);   // another tool's rows in the same folder stay as they are
-                    } else if (runs.isEmpty()) {
+                    } else {   // this driver's rows without their repetitions
                         throw new UsageException(sweep.out() + " was measured before repetitions (it has no "
                                 + Repetitions.FILE + "); measure again into another --out.");
                     }
