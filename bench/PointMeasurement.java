@@ -97,8 +97,20 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
                 sampler[0] = startSampler(server, jmx, recording, res, sampling);
             }
         };
-        LoadGenerator.Result r = hyperfoil == null ? LoadGenerator.run(plan, stopped, measuring)
-                : runHyperfoil(base, p, name, stopped, measuring);
+        LoadGenerator.Result r;
+        if (hyperfoil == null) {
+            r = LoadGenerator.run(plan, stopped, measuring);
+        } else {
+            try {
+                r = runHyperfoil(base, p, name, stopped, measuring);
+            } catch (IOException e) {   // this point only (a sweep that was stopped drops it)
+                sampling.set(false);
+                if (sampler[0] != null) {
+                    sampler[0].join();
+                }
+                return PointRows.failed(records.HyperfoilImport.TOOL, p, e.getMessage());
+            }
+        }
         if (from[0] == null) {   // Hyperfoil's run ended before its measured phase began (stopped)
             from[0] = mark.get();
         }
