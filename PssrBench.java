@@ -42,6 +42,7 @@
 //FILES templates/=templates/
 //FILES data/=data/
 //FILES assets/=assets/
+//FILES bench/hyperfoil/=bench/hyperfoil/
 // Netty loads its epoll transport through JNI; without this JDK 22+ warns on every start.
 //JAVA_OPTIONS --enable-native-access=ALL-UNNAMED
 

@@ -54,7 +54,22 @@ public final class Bench {
                         List<Double> rates, Duration warmup, LoadGenerator.Steady steady, Duration duration,
                         int repeat, long seed, Duration delay, DataSource.Timers timers, int loadThreads,
                         Path out, List<String> serverCpuPrefix, Map<String, Object> flags, boolean resume,
-                        boolean jfr, URI target) {
+                        boolean jfr, URI target, HyperfoilDriver hyperfoil) {
+
+        /** With PssrBench's own load generator. */
+        public Sweep(List<Combination> combinations, List<Page> pages, List<Integer> connections,
+                     List<Double> rates, Duration warmup, LoadGenerator.Steady steady, Duration duration,
+                     int repeat, long seed, Duration delay, DataSource.Timers timers, int loadThreads,
+                     Path out, List<String> serverCpuPrefix, Map<String, Object> flags, boolean resume,
+                     boolean jfr, URI target) {
+            this(combinations, pages, connections, rates, warmup, steady, duration, repeat, seed, delay, timers,
+                    loadThreads, out, serverCpuPrefix, flags, resume, jfr, target, null);
+        }
+
+        /** The tool column of this sweep's rows: PssrBench's generator's or Hyperfoil's ({@code --driver}). */
+        public String tool() {
+            return hyperfoil == null ? PointRows.TOOL : records.HyperfoilImport.TOOL;
+        }
     }
 
     /** The most windows one repetition of a point is measured in: the first and two more if it was disturbed. */
@@ -79,7 +94,7 @@ public final class Bench {
         this.baselines = engines().stream().filter(Engine::baseline).map(Engine::id)
                 .collect(java.util.stream.Collectors.toSet());
         this.measurement = new PointMeasurement(sweep.warmup(), sweep.steady(), sweep.duration(), sweep.loadThreads(),
-                sweep.jfr(), sweep.out());
+                sweep.jfr(), sweep.out(), sweep.hyperfoil());
         this.check = new CombinationCheck(sweep.out().resolve("logs"), () -> stopped);
     }
 
@@ -139,7 +154,7 @@ public final class Bench {
                     for (int connections : sweep.connections()) {
                         for (double rate : sweep.rates().isEmpty() ? List.of(0.0) : sweep.rates()) {
                             Point p = new Point(c, page, connections, rate);
-                            if (!done.getOrDefault(PointRows.key(p), Set.of()).contains(rep)) {
+                            if (!done.getOrDefault(PointRows.key(sweep.tool(), p), Set.of()).contains(rep)) {
                                 points.add(p);
                             }
                         }
@@ -169,11 +184,18 @@ public final class Bench {
         }
         if (earlier) {
             runs.addAll(Repetitions.read(runsCsv));
+            // bench's drivers (pssrbench, hyperfoil) keep their repetitions in runs.csv, whose summary is rewritten
+            // from them; rows of a tool that has none there (wrk, an import) stay as they are.
+            Set<String> repeated = new java.util.HashSet<>();
+            runs.forEach(r -> repeated.add(r.tool()));
             if (Files.exists(csv)) {
                 for (Row row : Summary.read(csv)) {
-                    if (!row.tool().equals(PointRows.TOOL)) {
+                    if (repeated.contains(row.tool())) {
+                        continue;
+                    }
+                    if (!row.tool().equals(sweep.tool())) {
                         others.add(row);   // another tool's rows in the same folder stay as they are
-                    } else if (runs.isEmpty()) {
+                    } else {   // this driver's rows without their repetitions
                         throw new UsageException(sweep.out() + " was measured before repetitions (it has no "
                                 + Repetitions.FILE + "); measure again into another --out.");
                     }
@@ -232,7 +254,7 @@ public final class Bench {
             } catch (IOException e) {
                 for (Point p : task.points()) {
                     progress[0]++;
-                    record(PointRows.failed(p, e.getMessage()), task.repetition());
+                    record(PointRows.failed(sweep.tool(), p, e.getMessage()), task.repetition());
                 }
             }
         }
@@ -275,7 +297,7 @@ public final class Bench {
             }
             progress(++progress[0], total, started, p, task.repetition());
             if (problem != null) {
-                record(PointRows.failed(p, problem), task.repetition());
+                record(PointRows.failed(sweep.tool(), p, problem), task.repetition());
                 continue;
             }
             double floor = floors.computeIfAbsent(p.page(), page -> PointMeasurement.sourceFloor(server, page));
@@ -367,6 +389,8 @@ public final class Bench {
         Map<String, List<String>> jvmFlags = new LinkedHashMap<>();
         sweep.combinations().forEach(c -> jvmFlags.put(c.server().id(), ServerProcess.jvmFlags(c.server())));
         more.put("server_jvm_flags", jvmFlags);
-        Provenance.add(sweep.out(), Provenance.record("bench", "pssrbench bench (built in)", sweep.flags(), more));
+        Provenance.add(sweep.out(), Provenance.record("bench", sweep.hyperfoil() == null
+                ? "pssrbench bench (built in)" : "pssrbench bench --driver=hyperfoil: Hyperfoil " + HyperfoilDriver.VERSION
+                + " (io.hyperfoil:hyperfoil-http, LocalSimulationRunner, in a JVM of its own)", sweep.flags(), more));
     }
 }

@@ -30,9 +30,16 @@ import java.util.zip.CRC32C;
  * @param loadThreads the load generator's threads at most (never more than the point's connections)
  * @param jfr         whether a JFR recording of the measured window is written to {@code jfr/}
  * @param out         the results folder
+ * @param hyperfoil   the Hyperfoil driver ({@code --driver=hyperfoil}); null: PssrBench's own load generator
  */
 record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration duration, int loadThreads,
-                        boolean jfr, Path out) {
+                        boolean jfr, Path out, HyperfoilDriver hyperfoil) {
+
+    /** With PssrBench's own load generator. */
+    PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration duration, int loadThreads, boolean jfr,
+                     Path out) {
+        this(warmup, steady, duration, loadThreads, jfr, out, null);
+    }
 
     /** How many runs of the bare data source give its floor (a median); about 0.5 s for Stocks at 1 ms. */
     private static final int SOURCE_SAMPLES = 15;
@@ -73,20 +80,41 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
         PointRows.Resources res = new PointRows.Resources();
         AtomicBoolean sampling = new AtomicBoolean(true);
         Thread[] sampler = {null};
-        // The server's and this JVM's CPU are the measured ones; a server started elsewhere has no PID here.
+        // The server's and this JVM's CPU are the measured ones; a server started elsewhere has no PID here. With
+        // Hyperfoil the load comes from a child JVM: this JVM and all it started (the server, the driver), the
+        // driver's CPU counted in this JVM's once it has ended and been reaped.
         long[] measured = server == null ? new long[] {ProcessHandle.current().pid()}
                 : new long[] {server.pid(), ProcessHandle.current().pid()};
+        java.util.function.Supplier<CpuWatch.Mark> mark = hyperfoil == null ? () -> CpuWatch.mark(measured)
+                : CpuWatch::markTree;
         CpuWatch.Mark[] from = {null};
         // Over the warm-up too: that is when the point's connections are opened, when a short queue overflows.
         long dropsBefore = Kernel.listenDrops();
-        LoadGenerator.Result r = LoadGenerator.run(plan, stopped, () -> {
-            from[0] = CpuWatch.mark(measured);
+        Runnable measuring = () -> {
+            from[0] = mark.get();
             // A server started elsewhere (--target) has no PID or JMX here: nothing to sample.
             if (server != null) {
                 sampler[0] = startSampler(server, jmx, recording, res, sampling);
             }
-        });
-        CpuWatch.Conditions conditions = CpuWatch.between(from[0], CpuWatch.mark(measured));
+        };
+        LoadGenerator.Result r;
+        if (hyperfoil == null) {
+            r = LoadGenerator.run(plan, stopped, measuring);
+        } else {
+            try {
+                r = runHyperfoil(base, p, name, stopped, measuring);
+            } catch (IOException e) {   // this point only (a sweep that was stopped drops it)
+                sampling.set(false);
+                if (sampler[0] != null) {
+                    sampler[0].join();
+                }
+                return PointRows.failed(records.HyperfoilImport.TOOL, p, e.getMessage());
+            }
+        }
+        if (from[0] == null) {   // Hyperfoil's run ended before its measured phase began (stopped)
+            from[0] = mark.get();
+        }
+        CpuWatch.Conditions conditions = CpuWatch.between(from[0], mark.get());
         if (server == null) {   // its CPU is not told apart from the rest of the machine's
             conditions = new CpuWatch.Conditions(Double.NaN, conditions.stealPct());
         }
@@ -110,20 +138,50 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
             writeWarmup(name, r);
         }
 
-        writeHgrm(name + ".ttfb", r.ttfb());
-        writeHgrm(name + ".first-item", r.firstItem());
+        if (hyperfoil == null) {   // Hyperfoil times whole responses only: no such histograms to write
+            writeHgrm(name + ".ttfb", r.ttfb());
+            writeHgrm(name + ".first-item", r.firstItem());
+        }
         writeHgrm(name + ".ttlb", r.ttlb());
         String remark = server == null ? "server at " + base + " (started elsewhere): its resources not measured"
                 : server.jmxProblem();
+        if (hyperfoil != null) {
+            remark = (remark == null || remark.isEmpty() ? "" : remark + "; ") + hyperfoilRemark();
+        }
         if (drops != null && drops > 0) {   // the kernel dropped connection attempts: clients waited in SYN retries
             remark = (remark == null || remark.isEmpty() ? "" : remark + "; ") + "kernel listen drops: " + drops
                     + " (whole machine)";
         }
-        if (!r.steady()) {
+        if (!r.steady() && steady != null) {
             remark = (remark == null || remark.isEmpty() ? "" : remark + "; ") + "no steady state within the "
                     + core.Durations.format(steady.max()) + " warm-up cap";
         }
-        return PointRows.measured(p, r, res, sourceMs, drops, remark, conditions);
+        return PointRows.measured(hyperfoil == null ? PointRows.TOOL : records.HyperfoilImport.TOOL, p, r, res,
+                sourceMs, drops, remark, conditions);
+    }
+
+    /**
+     * One point on Hyperfoil's engine ({@link HyperfoilDriver}): its benchmark written to {@code hyperfoil/NAME.hf.yaml}
+     * and its figures to {@code hyperfoil/NAME.json}, Hyperfoil's log to {@code logs/NAME.hyperfoil.log}.
+     */
+    private LoadGenerator.Result runHyperfoil(URI base, Point p, String name, BooleanSupplier stopped,
+                                              Runnable measuring) throws IOException, InterruptedException {
+        Duration w = HyperfoilBenchmark.warmup(warmup, steady);
+        Path dir = Files.createDirectories(out.resolve("hyperfoil"));
+        Files.createDirectories(out.resolve("logs"));
+        Path yaml = dir.resolve(name + ".hf.yaml");
+        // As many event-loop threads as PssrBench's generator would use for the point (--load-threads).
+        core.AtomicFile.write(yaml, HyperfoilBenchmark.yaml(p, base, w, duration, Duration.ofSeconds(10),
+                java.util.List.of(), Math.min(loadThreads, p.connections())));
+        return hyperfoil.run(yaml, dir.resolve(name + ".json"), out.resolve("logs/" + name + ".hyperfoil.log"),
+                w.toNanos() / 1e9, stopped, measuring);
+    }
+
+    /** What a Hyperfoil row's note says beyond {@link records.HyperfoilImport#NOTE}. */
+    private String hyperfoilRemark() {
+        String note = records.HyperfoilImport.NOTE + " (Hyperfoil " + HyperfoilDriver.VERSION + ", its own JVM)";
+        return steady == null ? note : note + "; fixed warm-up of " + core.Durations.format(steady.least())
+                + " (--warmup=auto adapts with PssrBench's own generator only)";
     }
 
     /**

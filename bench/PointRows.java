@@ -38,14 +38,23 @@ final class PointRows {
     }
 
     private static Row.Builder of(Point p) {
+        return of(TOOL, p);
+    }
+
+    private static Row.Builder of(String tool, Point p) {
         Combination c = p.combination();
-        return Row.builder(TOOL, c.server().id(), c.engine().id(), c.mode().id(), p.page().id(), p.connections(),
+        return Row.builder(tool, c.server().id(), c.engine().id(), c.mode().id(), p.page().id(), p.connections(),
                 p.rate());
     }
 
     /** A point that was not measured, and why. */
     static Row failed(Point p, String why) {
-        return of(p).failed(why).build();
+        return failed(TOOL, p, why);
+    }
+
+    /** A point that {@code tool} did not measure, and why. */
+    static Row failed(String tool, Point p, String why) {
+        return of(tool, p).failed(why).build();
     }
 
     /**
@@ -55,9 +64,15 @@ final class PointRows {
      */
     static Row measured(Point p, LoadGenerator.Result r, Resources res, double sourceMs, Long listenDrops,
                         String remark, CpuWatch.Conditions conditions) {
+        return measured(TOOL, p, r, res, sourceMs, listenDrops, remark, conditions);
+    }
+
+    /** As above, measured by {@code tool} (its column): PssrBench's generator or Hyperfoil's engine. */
+    static Row measured(String tool, Point p, LoadGenerator.Result r, Resources res, double sourceMs,
+                        Long listenDrops, String remark, CpuWatch.Conditions conditions) {
         long requests = r.requests();
         boolean jmxOk = res.first != null;
-        return of(p)
+        return of(tool, p)
                 .measured(r.seconds(), requests, r.errors(), String.format(Locale.ROOT,
                         "non-2xx %d, wrong body %d, i/o %d, timeout %d", r.non2xx(), r.wrongBodies(), r.ioErrors(),
                         r.timeouts()), r.requestsPerSecond())
@@ -66,10 +81,10 @@ final class PointRows {
                 .ttlbMs(ms(r.ttlb(), 50), ms(r.ttlb(), 90), ms(r.ttlb(), 99), ms(r.ttlb(), 99.9),
                         r.ttlb().getTotalCount() == 0 ? Double.NaN : r.ttlb().getMaxValue() / 1000.0)
                 .sourceMs(sourceMs)
-                .chunksMean(r.chunksMean())
+                .chunksMean(r.chunks() < 0 ? Double.NaN : r.chunksMean())
                 .cpuMsPerReq(res.cpuStart < 0 || res.cpuEnd < 0 || requests == 0 ? Double.NaN
                                 : (res.cpuEnd - res.cpuStart) / 1e6 / requests,
-                        requests == 0 ? Double.NaN : r.clientCpuNanos() / 1e6 / requests)
+                        requests == 0 || r.clientCpuNanos() < 0 ? Double.NaN : r.clientCpuNanos() / 1e6 / requests)
                 .rssMb(res.rssPeakKb < 0 ? Double.NaN : res.rssPeakKb / 1024.0,
                         res.rssSamples == 0 ? Double.NaN : res.rssSumKb / 1024.0 / res.rssSamples)
                 .heapMb(!jmxOk || res.heapAfterGcPeak < 0 ? Double.NaN : res.heapAfterGcPeak / (1024.0 * 1024))
@@ -90,7 +105,12 @@ final class PointRows {
 
     /** The point's key, as {@link Row#pointKey} gives it for its rows: which repetitions a --resume still needs. */
     static String key(Point p) {
-        return failed(p, "-").pointKey();
+        return key(TOOL, p);
+    }
+
+    /** As {@link #key(Point)} for {@code tool}'s rows. */
+    static String key(String tool, Point p) {
+        return failed(tool, p, "-").pointKey();
     }
 
     /**

@@ -1,6 +1,7 @@
 package cli;
 
 import bench.Bench;
+import bench.HyperfoilDriver;
 import bench.LoadGenerator;
 import core.Combination;
 import core.DataSource;
@@ -130,6 +131,20 @@ final class BenchCommand implements Callable<Integer> {
             + " in jfr/.")
     boolean jfr;
 
+    @Option(names = "--driver", paramLabel = "ID", defaultValue = "pssrbench",
+            description = "The load generator: pssrbench (its own) or hyperfoil (Hyperfoil " + HyperfoilDriver.VERSION
+                    + "'s engine in a JVM of its own, fetched by Maven; no TTFB or first item: see docs/hyperfoil.md)"
+                    + " (default: ${DEFAULT-VALUE}).")
+    String driver;
+
+    @Option(names = "--export", paramLabel = "DIR", description = "With --driver=hyperfoil and --target: write each"
+            + " point as a Hyperfoil benchmark (DIR/NAME.hf.yaml) for a Hyperfoil cluster instead of measuring.")
+    Path export;
+
+    @Option(names = "--agents", split = ",", paramLabel = "HOST", description = "With --export: the Hyperfoil"
+            + " agents' hosts ([user@]host[:port], Hyperfoil's SSH deployer's syntax) for the agents: section.")
+    List<String> agents = List.of();
+
     @Option(names = "--no-baseline", description = "Do not add the raw baseline engine on each selected server and"
             + " mode (then ceiling_fraction stays empty).")
     boolean noBaseline;
@@ -170,6 +185,18 @@ final class BenchCommand implements Callable<Integer> {
             throw new UsageException("--warmup-max must be at least " + Durations.format(least) + ": auto compares"
                     + " two blocks of " + LoadGenerator.Steady.WINDOWS + " one-second windows.");
         }
+        if (!driver.equals("pssrbench") && !driver.equals("hyperfoil")) {
+            throw new UsageException("--driver takes pssrbench or hyperfoil.");
+        }
+        if (export != null && !driver.equals("hyperfoil")) {
+            throw new UsageException("--export writes Hyperfoil benchmarks: add --driver=hyperfoil.");
+        }
+        if (!agents.isEmpty() && export == null) {
+            throw new UsageException("--agents names the hosts of an exported benchmark: add --export=DIR.");
+        }
+        if (export != null && selection.target == null) {
+            throw new UsageException("--export needs --target=URL: the server the agents will load, running.");
+        }
         if (resume && out == null) {
             throw new UsageException("--resume continues a sweep: name its folder with --out=DIR.");
         }
@@ -194,6 +221,17 @@ final class BenchCommand implements Callable<Integer> {
         List<Combination> chosen = running == null
                 ? selection.combinations(List.of(Registry.SERVERS.get(0).id())) : List.of(running.combination());
         URI target = running == null ? null : running.url();
+        HyperfoilDriver hyperfoil = driver.equals("hyperfoil") ? HyperfoilDriver.prepare() : null;
+        if (export != null) {
+            List<Path> written = hyperfoil.export(running.combination(), chosenPages, connections, rates,
+                    target, fixedWarmup, auto ? LoadGenerator.Steady.of(warmupMax) : null, duration, agents, export);
+            var o = spec.commandLine().getOut();
+            written.forEach(f -> o.println("bench: wrote " + f + " (Hyperfoil's parser accepts it)"));
+            o.println("bench: run each on a Hyperfoil controller (upload, run, export -f JSON) and bring the"
+                    + " exports back with: pssrbench hyperfoil-import --out=DIR RUN.json ... (docs/hyperfoil.md)");
+            o.flush();
+            return 0;
+        }
         // Apart by default where the machine has the cores (4 or more): half for the server, half for the client.
         CpuList.Split split = serverCpus == null && clientCpus == null ? CpuList.split() : null;
         if (split != null && split.apart()) {
@@ -228,7 +266,7 @@ final class BenchCommand implements Callable<Integer> {
                 : new java.security.SecureRandom().nextLong() >>> 16;
         var sweep = new Bench.Sweep(chosen, chosenPages, connections, rates, fixedWarmup,
                 auto ? LoadGenerator.Steady.of(warmupMax) : null, duration, repeat, shuffle, delay, timers,
-                loadThreads, folder, serverPrefix, flags, resume, jfr, target);
+                loadThreads, folder, serverPrefix, flags, resume, jfr, target, hyperfoil);
         if (running != null) {
             spec.commandLine().getOut().println("bench: " + running.note());
         }

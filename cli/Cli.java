@@ -37,7 +37,8 @@ import java.util.ResourceBundle;
         footer = {"", "Without a command, serve (its flags: pssrbench help serve). Example:",
                 "  jbang PssrBench.java --server=nima --engine=jstachio --mode=virtual"},
         subcommands = {ServeCommand.class, ListCommand.class, VerifyCommand.class, BenchCommand.class,
-                BrowserCommand.class, StressCommand.class, WrkRowCommand.class, LastRowCommand.class, ProvenanceCommand.class,
+                BrowserCommand.class, StressCommand.class, WrkRowCommand.class, HyperfoilImportCommand.class, LastRowCommand.class,
+                ProvenanceCommand.class,
                 ReportCommand.class, CompareCommand.class, CommandLine.HelpCommand.class})
 public final class Cli {
 

@@ -87,6 +87,10 @@ public class CliTest {
         refused("write a number and a unit", "bench", "--duration=3");
         refused("--resume continues a sweep: name its folder with --out=DIR", "bench", "--resume");
         refused("--repeat takes a whole number of at least 1", "bench", "--repeat=0");
+        refused("--driver takes pssrbench or hyperfoil", "bench", "--driver=wrk");
+        refused("--export writes Hyperfoil benchmarks: add --driver=hyperfoil", "bench", "--export=/tmp/x");
+        refused("--agents names the hosts of an exported benchmark: add --export=DIR", "bench", "--agents=h1");
+        refused("--export needs --target=URL", "bench", "--driver=hyperfoil", "--export=/tmp/x");
         refused("--warmup-max must be at least 10s: auto compares two blocks of 5 one-second windows", "bench",
                 "--warmup-max=9s");
         refused("--warmup takes auto or a duration: cannot read the duration 'soon'; write a number and a unit",
@@ -261,7 +265,8 @@ public class CliTest {
 
     @Test
     void anUnknownCommandNamesTheCommandsAndHelpIsOne() {
-        String commands = "commands: serve (the default), list, verify, bench, browser, stress, wrk-row, last-row, provenance,"
+        String commands = "commands: serve (the default), list, verify, bench, browser, stress, wrk-row, hyperfoil-import, last-row,"
+                + " provenance,"
                 + " report, compare, help.";
         refused("unknown command 'frob'; " + commands, "frob");
         refused("unknown command 'frob'; " + commands, "help", "frob");

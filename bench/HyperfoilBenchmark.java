@@ -1,0 +1,111 @@
+package bench;
+
+import core.UsageException;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One bench point as a Hyperfoil benchmark (YAML, Hyperfoil 0.25's format): one GET of the page per session
+ * iteration, a warm-up phase ({@code isWarmup: true}) and the measured phase after it. The closed loop is
+ * {@code always} with one user per connection (each sends its next request when the previous response ended); the
+ * open loop is {@code constantRate} at the point's rate with at most one session per connection, so that, as in
+ * PssrBench's own generator, a request waits for a free connection rather than opening more. Hyperfoil measures
+ * every open-loop request from its intended start (it is coordinated-omission aware). With {@code agents} (a
+ * Hyperfoil cluster) the controller splits the users and the rate evenly across them.
+ *
+ * <p>The benchmark's name carries the point ({@link #name}, read back by {@link records.HyperfoilImport}), since the
+ * name is what Hyperfoil's JSON export keeps ({@code info.benchmark}).
+ */
+public final class HyperfoilBenchmark {
+
+    /** The measured phase's name; the warm-up phase is {@value #WARMUP}. */
+    public static final String MEASURE = "measure";
+    public static final String WARMUP = "warmup";
+
+    private HyperfoilBenchmark() {
+    }
+
+    /** {@code pssr.SERVER.ENGINE.MODE.PAGE.cN[.rR]}: what {@link records.HyperfoilImport#point} reads back. */
+    static String name(Point p) {
+        var c = p.combination();
+        return String.join(".", "pssr", c.server().id(), c.engine().id(), c.mode().id(), p.page().id(),
+                "c" + p.connections()) + (p.rate() > 0 ? ".r" + (long) p.rate() : "");
+    }
+
+    /**
+     * The YAML of point {@code p} against the server at {@code base}; {@code agents} empty for the embedded engine,
+     * else the hosts ({@code [user@]host[:port]}, as Hyperfoil's SSH deployer reads them) of a cluster's agents;
+     * {@code threads} Hyperfoil's event-loop threads (0: its default; on a cluster, each agent's own).
+     */
+    static String yaml(Point p, URI base, Duration warmup, Duration duration, Duration timeout, List<String> agents,
+                       int threads) {
+        if (p.rate() > 0 && p.rate() != Math.floor(p.rate())) {
+            throw new UsageException("--driver=hyperfoil takes whole requests per second in --rate (Hyperfoil's"
+                    + " usersPerSec): " + p.rate() + " is not.");
+        }
+        String host = base.getScheme() + "://" + base.getRawAuthority();
+        String path = base.resolve(p.page().id()).getRawPath();
+        StringBuilder y = new StringBuilder();
+        y.append("# PssrBench point ").append(p.name()).append(": ").append(p.rate() > 0
+                ? "open loop at " + (long) p.rate() + " requests/s" : "closed loop").append(", ")
+                .append(p.connections()).append(" connections\n");
+        y.append("name: ").append(name(p)).append('\n');
+        if (!agents.isEmpty()) {
+            y.append("agents:\n");
+            for (int i = 0; i < agents.size(); i++) {
+                y.append("  agent-").append(i + 1).append(": ").append(quoted(agents.get(i))).append('\n');
+            }
+        }
+        if (threads > 0) {
+            y.append("threads: ").append(threads).append('\n');
+        }
+        y.append("http:\n  host: ").append(host).append('\n')
+                .append("  sharedConnections: ").append(p.connections()).append('\n');
+        y.append("phases:\n");
+        if (!warmup.isZero()) {
+            phase(y, WARMUP, p, warmup, null, timeout, path);
+        }
+        phase(y, MEASURE, p, duration, warmup.isZero() ? "" : WARMUP, timeout, path);
+        return y.toString();
+    }
+
+    /** {@code after}: null for the warm-up phase, else the phase it starts after ("" none). */
+    private static void phase(StringBuilder y, String name, Point p, Duration length, String after,
+                              Duration timeout, String path) {
+        y.append("- ").append(name).append(":\n");
+        if (p.rate() > 0) {
+            y.append("    constantRate:\n      usersPerSec: ").append((long) p.rate()).append('\n')
+                    .append("      maxSessions: ").append(p.connections()).append('\n');
+        } else {
+            y.append("    always:\n      users: ").append(p.connections()).append('\n');
+        }
+        y.append("      duration: ").append(length.toMillis()).append("ms\n");
+        if (after == null) {   // the warm-up: Hyperfoil's export marks its statistics isWarmup
+            y.append("      isWarmup: true\n");
+        } else if (!after.isEmpty()) {
+            y.append("      startAfter: ").append(after).append('\n');
+        }
+        y.append("      scenario:\n      - page:\n        - httpRequest:\n")
+                .append("            GET: ").append(quoted(path)).append('\n')
+                .append("            metric: ").append(p.page().id()).append('\n')
+                .append("            timeout: ").append(timeout.toMillis()).append("ms\n");
+    }
+
+    /** A YAML double-quoted scalar: host names and paths are the user's. */
+    private static String quoted(String s) {
+        return '"' + s.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
+    }
+
+    /** The warm-up the driver runs: the fixed one, or for --warmup=auto the adaptive rule's shortest (see docs). */
+    static Duration warmup(Duration fixed, LoadGenerator.Steady steady) {
+        return steady == null ? fixed : steady.least();
+    }
+
+    /** The point's label in a sentence: "closed loop" or "R200". */
+    static String model(Point p) {
+        return p.rate() > 0 ? String.format(Locale.ROOT, "R%d", (long) p.rate()) : "closed loop";
+    }
+}

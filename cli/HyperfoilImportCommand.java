@@ -1,0 +1,88 @@
+package cli;
+
+import core.UsageException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import records.HyperfoilImport;
+import records.Provenance;
+import records.ResultsFolder;
+import records.Row;
+import records.Summary;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code hyperfoil-import}: the JSON exports of runs on a Hyperfoil cluster (of benchmarks that
+ * {@code bench --driver=hyperfoil --export} wrote) as rows of a PssrBench results folder, for {@code report}.
+ */
+@Command(name = "hyperfoil-import", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        description = "Read Hyperfoil's JSON exports (its CLI's export -f JSON) of benchmarks written by bench"
+                + " --driver=hyperfoil --export and append their measured phases to DIR/summary.csv as rows of tool"
+                + " hyperfoil (no TTFB or first item: Hyperfoil times whole responses); then report renders them.")
+final class HyperfoilImportCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--out", required = true, paramLabel = "DIR",
+            description = "The results folder (new, or one PssrBench wrote) to add the rows to.")
+    Path out;
+
+    @Parameters(arity = "1..*", paramLabel = "RUN.json", description = "Hyperfoil JSON exports, one per run.")
+    List<Path> files;
+
+    @Override
+    public Integer call() throws IOException {
+        ResultsFolder.checkWritable(out, "--out");
+        List<Row> rows = new ArrayList<>();
+        Map<String, Object> sources = new LinkedHashMap<>();
+        for (Path file : files) {   // all read and checked before anything is written
+            if (!Files.isRegularFile(file)) {
+                throw new UsageException("no such file: " + file + ".");
+            }
+            List<HyperfoilImport.Phase> phases;
+            try {
+                phases = HyperfoilImport.read(file);
+            } catch (IOException | IllegalArgumentException e) {
+                throw new UsageException(file + " is not a Hyperfoil JSON export: " + e.getMessage() + ".");
+            }
+            if (phases.isEmpty()) {
+                throw new UsageException(file + " has no measured phase (only warm-ups, or none).");
+            }
+            String name = phases.get(0).benchmark();
+            HyperfoilImport.Point point = HyperfoilImport.point(name);
+            if (point == null) {
+                throw new UsageException(file + " is of benchmark '" + name + "', not one bench --driver=hyperfoil"
+                        + " --export named (pssr.SERVER.ENGINE.MODE.PAGE.cN[.rR]).");
+            }
+            for (HyperfoilImport.Phase phase : phases) {
+                rows.add(phase.row(point, "imported from " + file.getFileName() + ", phase " + phase.phase()));
+            }
+            sources.put(file.toString(), name);
+        }
+        Files.createDirectories(out);
+        Map<String, Object> more = new LinkedHashMap<>();
+        more.put("imported", sources);
+        Provenance.add(out, Provenance.record("hyperfoil-import", "Hyperfoil (a cluster's JSON export)",
+                Provenance.flags(spec.commandLine().getParseResult()), more));
+        PrintWriter console = spec.commandLine().getOut();
+        for (Row row : rows) {
+            Summary.append(out.resolve("summary.csv"), row);
+            console.printf(Locale.ROOT, "hyperfoil-import: %s %s %s %s %s c%d: %.1f req/s, p50 %.2f ms, p99 %.2f ms,"
+                            + " %s errors%n", row.server(), row.engine(), row.mode(), row.page(), row.model(),
+                    row.connections(), row.reqPerS(), row.ttlbP50Ms(), row.ttlbP99Ms(), row.errors());
+        }
+        console.flush();
+        return 0;
+    }
+}
