@@ -63,38 +63,61 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
      */
     Row measure(URI base, ServerProcess server, Point p, byte[] body, double sourceMs, BooleanSupplier stopped,
                 String name) throws IOException, InterruptedException {
+        return measure(base.resolve(p.page().id()), server == null ? -1 : server.pid(), server, p, body,
+                p.page().itemEnds(body)[0], sourceMs, stopped, name,
+                "server at " + base + " (started elsewhere): its resources not measured");
+    }
+
+    /**
+     * One point of a foreign app ({@link ForeignApp}): its page at its own path, the first item where its own
+     * markup ends it, its CPU, RSS and threads from /proc when its PID is known.
+     */
+    Row measure(ForeignApp app, Point p, BooleanSupplier stopped, String name)
+            throws IOException, InterruptedException {
+        URI uri = app.uris().get(p.page());
+        return measure(uri, app.pid(), null, p, app.bodies().get(p.page()), app.firstItemEnds().get(p.page()),
+                Double.NaN, stopped, name, app.resourcesRemark(uri));
+    }
+
+    /**
+     * {@code pid}: the measured process (-1: none known here), {@code server}: the one bench started (null
+     * otherwise, then no JMX), {@code firstItemEnd}: the body offset where the first item's markup ends,
+     * {@code unsampled}: the row's remark when no server was started here.
+     */
+    private Row measure(URI uri, long pid, ServerProcess server, Point p, byte[] body, int firstItemEnd,
+                        double sourceMs, BooleanSupplier stopped, String name, String unsampled)
+            throws IOException, InterruptedException {
         CRC32C crc = new CRC32C();
         crc.update(body);
-        LoadGenerator.Plan plan = new LoadGenerator.Plan(base.resolve(p.page().id()), p.connections(),
+        LoadGenerator.Plan plan = new LoadGenerator.Plan(uri, p.connections(),
                 Math.min(loadThreads, p.connections()), p.rate(), warmup, duration,
-                body.length, crc.getValue(), p.page().itemEnds(body)[0], Duration.ofSeconds(10), steady);
+                body.length, crc.getValue(), firstItemEnd, Duration.ofSeconds(10), steady);
         ServerJmx jmx = server == null ? null : server.jmx();
         boolean recording = jfr && jmx != null;
         PointRows.Resources res = new PointRows.Resources();
         AtomicBoolean sampling = new AtomicBoolean(true);
         Thread[] sampler = {null};
-        // The server's and this JVM's CPU are the measured ones; a server started elsewhere has no PID here.
-        long[] measured = server == null ? new long[] {ProcessHandle.current().pid()}
-                : new long[] {server.pid(), ProcessHandle.current().pid()};
+        // The server's and this JVM's CPU are the measured ones; a server started elsewhere may have no PID here.
+        long[] measured = pid < 0 ? new long[] {ProcessHandle.current().pid()}
+                : new long[] {pid, ProcessHandle.current().pid()};
         CpuWatch.Mark[] from = {null};
         // Over the warm-up too: that is when the point's connections are opened, when a short queue overflows.
         long dropsBefore = Kernel.listenDrops();
         LoadGenerator.Result r = LoadGenerator.run(plan, stopped, () -> {
             from[0] = CpuWatch.mark(measured);
-            // A server started elsewhere (--target) has no PID or JMX here: nothing to sample.
-            if (server != null) {
-                sampler[0] = startSampler(server, jmx, recording, res, sampling);
+            if (pid >= 0) {   // a server started elsewhere without a PID: nothing to sample
+                sampler[0] = startSampler(pid, jmx, recording, res, sampling);
             }
         });
         CpuWatch.Conditions conditions = CpuWatch.between(from[0], CpuWatch.mark(measured));
-        if (server == null) {   // its CPU is not told apart from the rest of the machine's
+        if (pid < 0) {   // its CPU is not told apart from the rest of the machine's
             conditions = new CpuWatch.Conditions(Double.NaN, conditions.stealPct());
         }
-        Long drops = listenDrops(dropsBefore, Kernel.listenDrops(), server != null || onThisMachine(base));
+        Long drops = listenDrops(dropsBefore, Kernel.listenDrops(), server != null || onThisMachine(uri));
         sampling.set(false);
         if (sampler[0] != null) {
             sampler[0].join();   // the sampler's writes happen-before the reads below
-            res.cpuEnd = server.cpuNanos();
+            res.cpuEnd = CpuWatch.processNanos(pid);
         }
         if (res.first != null) {
             try {
@@ -113,8 +136,7 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
         writeHgrm(name + ".ttfb", r.ttfb());
         writeHgrm(name + ".first-item", r.firstItem());
         writeHgrm(name + ".ttlb", r.ttlb());
-        String remark = server == null ? "server at " + base + " (started elsewhere): its resources not measured"
-                : server.jmxProblem();
+        String remark = server == null ? unsampled : server.jmxProblem();
         if (drops != null && drops > 0) {   // the kernel dropped connection attempts: clients waited in SYN retries
             remark = (remark == null || remark.isEmpty() ? "" : remark + "; ") + "kernel listen drops: " + drops
                     + " (whole machine)";
@@ -151,11 +173,11 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
      * Samples the server's resources over the measured window: from the end of the warm-up until {@code sampling}
      * turns false. /proc every {@link #PROC_SAMPLE_MILLIS}, JMX (if attached) every {@link #JMX_SAMPLE_MILLIS}.
      */
-    private Thread startSampler(ServerProcess server, ServerJmx jmx, boolean recording, PointRows.Resources res,
+    private Thread startSampler(long pid, ServerJmx jmx, boolean recording, PointRows.Resources res,
                                 AtomicBoolean sampling) {
         return Thread.ofPlatform().daemon(true).name("pssr-sampler").start(() -> {
             try {
-                res.cpuStart = server.cpuNanos();
+                res.cpuStart = CpuWatch.processNanos(pid);
                 if (jmx != null) {
                     res.add(jmx.sample());
                 }
@@ -164,7 +186,7 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
                 }
                 long nextJmx = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(JMX_SAMPLE_MILLIS);
                 while (sampling.get()) {
-                    long[] m = server.memoryAndThreads();
+                    long[] m = ServerProcess.memoryAndThreads(pid);
                     if (m[0] >= 0) {
                         res.rssPeakKb = Math.max(res.rssPeakKb, m[0]);
                         res.rssSumKb += m[0];

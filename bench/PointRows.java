@@ -38,6 +38,10 @@ final class PointRows {
     }
 
     private static Row.Builder of(Point p) {
+        if (p.app() != null) {
+            return Row.builder(TOOL, ForeignApp.SERVER, p.app(), ForeignApp.MODE, p.page().id(), p.connections(),
+                    p.rate());
+        }
         Combination c = p.combination();
         return Row.builder(TOOL, c.server().id(), c.engine().id(), c.mode().id(), p.page().id(), p.connections(),
                 p.rate());

@@ -89,6 +89,10 @@ final class BrowserCommand implements Callable<Integer> {
         }
         Chromium.Binaries binaries = Chromium.find(chromium, chromedriver);
         // The last check, after every usage error: one request to a running server, before anything is written.
+        if (selection.foreign(delay, Cli.given(spec, "--delay")) != null) {
+            throw new UsageException("browser compares a page with its buffered counterpart from the same server,"
+                    + " which a foreign app does not serve: measure it with verify and bench.");
+        }
         Target running = selection.target(delay, Cli.given(spec, "--delay"));
         List<Combination> chosen = running == null
                 ? selection.combinations(List.of(Registry.SERVERS.get(0).id())) : List.of(running.combination());
