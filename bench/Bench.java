@@ -217,7 +217,7 @@ public final class Bench {
                 t.points().size())).toList(), sweep.warmup(), sweep.steady(), sweep.duration(),
                 sweep.target() != null || sweep.foreign() != null);
         console.printf(Locale.ROOT, "bench: %d combinations x %d repetitions, %d windows to measure: %s%n",
-                sweep.combinations().size(), sweep.repeat(), total, estimate.describe(sweep.steady()));
+                sweep.combinations().size() + (sweep.foreign() != null ? 1 : 0), sweep.repeat(), total, estimate.describe(sweep.steady()));
         console.flush();
         int[] progress = {0};
         long started = System.nanoTime();
@@ -302,7 +302,8 @@ public final class Bench {
                 continue;
             }
             double floor = floors.computeIfAbsent(p.page(), page -> PointMeasurement.sourceFloor(server, page));
-            byte[] body = expected.get(p.page()).values().iterator().next();
+            // A foreign app's own body is its ForeignApp's; PssrBench's, every engine's rendering.
+            byte[] body = p.app() != null ? null : expected.get(p.page()).values().iterator().next();
             for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
                 String name = p.name() + "-rep" + task.repetition() + (attempt > 1 ? "-try" + attempt : "");
                 Row row = p.app() != null ? measurement.measure(sweep.foreign(), p, () -> stopped, name)

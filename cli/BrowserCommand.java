@@ -87,12 +87,13 @@ final class BrowserCommand implements Callable<Integer> {
         if (Files.exists(folder.resolve(BrowserCsv.FILE))) {
             throw new UsageException(folder + " already holds " + BrowserCsv.FILE + "; choose another --out.");
         }
+        if (selection.describesForeign()) {
+            throw new UsageException("browser compares a page with its buffered counterpart from the same server,"
+                    + " which a foreign app does not serve: leave out --label, --path and --target-pid, and measure"
+                    + " the app with verify and bench.");
+        }
         Chromium.Binaries binaries = Chromium.find(chromium, chromedriver);
         // The last check, after every usage error: one request to a running server, before anything is written.
-        if (selection.foreign(delay, Cli.given(spec, "--delay")) != null) {
-            throw new UsageException("browser compares a page with its buffered counterpart from the same server,"
-                    + " which a foreign app does not serve: measure it with verify and bench.");
-        }
         Target running = selection.target(delay, Cli.given(spec, "--delay"));
         List<Combination> chosen = running == null
                 ? selection.combinations(List.of(Registry.SERVERS.get(0).id())) : List.of(running.combination());

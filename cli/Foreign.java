@@ -34,20 +34,20 @@ public record Foreign(URI url, String label, Map<Page<?>, URI> uris, Duration de
 
     private static final Pattern LABEL = Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
 
-    /** The foreign app the selection names, or null when it names none (no --label, --path or --target-pid). */
-    static Foreign resolve(Selection s, Duration delay, boolean delayGiven) {
-        if (s.label == null && s.paths.isEmpty() && s.targetPid == null) {
-            return null;
-        }
-        if (s.target == null) {
+    /**
+     * The foreign app the flags name: {@code target}, {@code label} and {@code targetPid} null when not given,
+     * {@code combinationNamed} whether --server, --engine, --mode or --all is; {@code delay}: the command's --delay.
+     */
+    static Foreign resolve(String target, boolean allowRemote, String label, List<String> pathFlags, Long targetPid,
+                           boolean combinationNamed, Duration delay, boolean delayGiven) {
+        if (target == null) {
             throw new UsageException("--label, --path and --target-pid describe a foreign app at --target: give"
                     + " --target=URL too.");
         }
-        if (s.label == null) {
+        if (label == null) {
             throw new UsageException("--path and --target-pid go with --label=NAME, which measures the server at"
                     + " --target as a foreign app.");
         }
-        String label = s.label;
         if (!LABEL.matcher(label).matches()) {
             throw new UsageException("--label takes lower-case letters, digits, '.', '_' and '-' (at most 64,"
                     + " starting with a letter or digit), not '" + label + "'.");
@@ -56,7 +56,7 @@ public record Foreign(URI url, String label, Map<Page<?>, URI> uris, Duration de
             throw new UsageException("--label=" + label + " is a PssrBench engine's id, which its rows would be"
                     + " mistaken for: name the app otherwise.");
         }
-        if (s.all || !s.servers.isEmpty() || !s.engines.isEmpty() || !s.modes.isEmpty()) {
+        if (combinationNamed) {
             throw new UsageException("a foreign app at --target is named by --label: leave out --server, --engine,"
                     + " --mode and --all.");
         }
@@ -64,12 +64,12 @@ public record Foreign(URI url, String label, Map<Page<?>, URI> uris, Duration de
             throw new UsageException("a foreign app needs --delay, the per-item delay it runs with (PssrBench cannot"
                     + " read it from the app).");
         }
-        Map<Page<?>, String> paths = paths(s.paths);
-        long pid = s.targetPid == null ? -1 : s.targetPid;
-        if (s.targetPid != null && (pid <= 0 || ProcessHandle.of(pid).isEmpty())) {
-            throw new UsageException("--target-pid=" + s.targetPid + " names no running process on this machine.");
+        Map<Page<?>, String> paths = paths(pathFlags);
+        long pid = targetPid == null ? -1 : targetPid;
+        if (targetPid != null && (pid <= 0 || ProcessHandle.of(pid).isEmpty())) {
+            throw new UsageException("--target-pid=" + targetPid + " names no running process on this machine.");
         }
-        TargetUrl checked = TargetUrl.check(s.target, s.allowRemote);
+        TargetUrl checked = TargetUrl.check(target, allowRemote);
         if (pid > 0 && !checked.local()) {
             throw new UsageException("--target-pid names a process on this machine, and the app at " + checked.given()
                     + " runs on another one: leave it out.");

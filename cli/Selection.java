@@ -51,12 +51,21 @@ final class Selection {
             + " whose CPU, RSS and threads are read from /proc while it is measured.")
     Long targetPid;
 
+    /** Whether any of the flags that describe a foreign app is given. */
+    boolean describesForeign() {
+        return label != null || !paths.isEmpty() || targetPid != null;
+    }
+
     /**
-     * The foreign app at --target ({@link Foreign}), or null when --label is not given (then --target, if any, is
-     * a PssrBench serve or a combination taken on trust). {@code delay}: the command's --delay.
+     * The foreign app at --target ({@link Foreign}), or null when none of its flags is given (then --target, if
+     * any, is a PssrBench serve or a combination taken on trust). {@code delay}: the command's --delay.
      */
     Foreign foreign(Duration delay, boolean delayGiven) {
-        return Foreign.resolve(this, delay, delayGiven);
+        if (!describesForeign()) {
+            return null;
+        }
+        return Foreign.resolve(target, allowRemote, label, paths, targetPid,
+                all || !servers.isEmpty() || !engines.isEmpty() || !modes.isEmpty(), delay, delayGiven);
     }
 
     /** The selected combinations; {@code defaultServers} when no --server is given (empty: every server). */
