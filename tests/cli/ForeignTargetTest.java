@@ -59,7 +59,6 @@ class ForeignTargetTest {
                 "--path=stocks=/s");
         refused("--target-pid=0 names no running process", "bench", nowhere, "--label=app", "--delay=1ms",
                 "--target-pid=0");
-        refused("which a foreign app does not serve", "browser", nowhere, "--label=app", "--delay=10ms");
     }
 
     @Test
@@ -151,5 +150,25 @@ class ForeignTargetTest {
         assertTrue(provenance.contains("\"label\" : \"webflux-app\"") || provenance.contains("\"label\":\"webflux-app\""),
                 provenance);
         assertTrue(provenance.contains(ForeignServer.STOCKS), provenance);
+    }
+
+    /** browser of a foreign app: its pages loaded alone in Chromium, rows named by its label, in the folder's report. */
+    @Test
+    void browserLoadsAForeignAppsPagesAlone(@TempDir Path dir) throws Exception {
+        try {
+            browser.Chromium.find(null, null);
+        } catch (core.UsageException e) {
+            org.junit.jupiter.api.Assumptions.assumeTrue(false, "no Chromium here: " + e.getMessage());
+        }
+        Path out = dir.resolve("run");
+        try (ForeignServer app = new ForeignServer(ForeignServer.Variant.GOOD, Duration.ofMillis(20))) {
+            CliTest.Run r = CliTest.run("browser", "--target=" + app.base(), "--label=webflux-app", "--delay=20ms",
+                    PATHS_P, "--page=presentations", "--runs=1", "--out=" + out);
+            assertEquals(0, r.code(), r.out() + r.err());
+            assertTrue(r.out().contains("browser: foreign app webflux-app presentations run 1/1: fcp"), r.out());
+        }
+        String csv = Files.readString(out.resolve(records.BrowserCsv.FILE));
+        assertTrue(csv.contains("foreign,webflux-app,foreign,presentations"), csv);
+        assertTrue(Files.readString(out.resolve("report.html")).contains("webflux-app"));
     }
 }

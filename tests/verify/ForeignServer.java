@@ -48,6 +48,20 @@ public final class ForeignServer implements AutoCloseable {
                 variant, delay));
         server.createContext(STOCKS, e -> serve(e, variant == Variant.WRONG_PAGE ? presentations : stocks, variant,
                 delay));
+        // The stylesheet the pages link, as the study's apps serve it from the webjar (a browser waits for it).
+        server.createContext("/webjars/", e -> {
+            try (e; InputStream in = ForeignServer.class.getResourceAsStream("/META-INF/resources"
+                    + e.getRequestURI().getPath())) {
+                if (in == null) {
+                    e.sendResponseHeaders(404, -1);
+                    return;
+                }
+                byte[] css = in.readAllBytes();
+                e.getResponseHeaders().set("Content-Type", "text/css; charset=utf-8");
+                e.sendResponseHeaders(200, css.length);
+                e.getResponseBody().write(css);
+            }
+        });
         server.start();
     }
 
