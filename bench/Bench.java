@@ -56,16 +56,6 @@ public final class Bench {
                         int repeat, long seed, Duration delay, DataSource.Timers timers, int loadThreads,
                         Path out, List<String> serverCpuPrefix, Map<String, Object> flags, boolean resume,
                         boolean jfr, URI target, ForeignApp foreign) {
-
-        /** A sweep without a foreign app. */
-        public Sweep(List<Combination> combinations, List<Page> pages, List<Integer> connections,
-                     List<Double> rates, Duration warmup, LoadGenerator.Steady steady, Duration duration,
-                     int repeat, long seed, Duration delay, DataSource.Timers timers, int loadThreads,
-                     Path out, List<String> serverCpuPrefix, Map<String, Object> flags, boolean resume,
-                     boolean jfr, URI target) {
-            this(combinations, pages, connections, rates, warmup, steady, duration, repeat, seed, delay, timers,
-                    loadThreads, out, serverCpuPrefix, flags, resume, jfr, target, null);
-        }
     }
 
     /** The most windows one repetition of a point is measured in: the first and two more if it was disturbed. */
