@@ -53,8 +53,8 @@ public final class ForeignCheck {
         public String arrival() {
             // The figures always: under the smallest delay they are measured too, only not judged.
             String verdict = progressive == null ? "arrival not told" : progressive ? "progressive" : "not progressive";
-            return verdict + String.format(Locale.ROOT,
-                    " (first item %.1f ms, last byte %.1f ms, %d pieces)", firstItemMs, totalMs, chunks);
+            return verdict + String.format(Locale.ROOT, " (first item %.1f ms, last byte %.1f ms, %d piece%s)",
+                    firstItemMs, totalMs, chunks, chunks == 1 ? "" : "s");
         }
     }
 
