@@ -48,22 +48,23 @@ public final class Bench {
     /**
      * What to sweep. {@code rates} empty means the closed loop; {@code target} null means servers started by bench,
      * else the one combination is measured at that URL as it runs. {@code steady} null: the fixed {@code warmup};
-     * else the adaptive one. {@code seed}: the shuffles' seed.
+     * else the adaptive one. {@code seed}: the shuffles' seed. {@code foreign}: a foreign app measured too (its
+     * task has no combination), or null.
      */
     public record Sweep(List<Combination> combinations, List<Page> pages, List<Integer> connections,
                         List<Double> rates, Duration warmup, LoadGenerator.Steady steady, Duration duration,
                         int repeat, long seed, Duration delay, DataSource.Timers timers, int loadThreads,
                         Path out, List<String> serverCpuPrefix, Map<String, Object> flags, boolean resume,
-                        boolean jfr, URI target, HyperfoilDriver hyperfoil) {
+                        boolean jfr, URI target, ForeignApp foreign, HyperfoilDriver hyperfoil) {
 
         /** With PssrBench's own load generator. */
         public Sweep(List<Combination> combinations, List<Page> pages, List<Integer> connections,
                      List<Double> rates, Duration warmup, LoadGenerator.Steady steady, Duration duration,
                      int repeat, long seed, Duration delay, DataSource.Timers timers, int loadThreads,
                      Path out, List<String> serverCpuPrefix, Map<String, Object> flags, boolean resume,
-                     boolean jfr, URI target) {
+                     boolean jfr, URI target, ForeignApp foreign) {
             this(combinations, pages, connections, rates, warmup, steady, duration, repeat, seed, delay, timers,
-                    loadThreads, out, serverCpuPrefix, flags, resume, jfr, target, null);
+                    loadThreads, out, serverCpuPrefix, flags, resume, jfr, target, foreign, null);
         }
 
         /** The tool column of this sweep's rows: PssrBench's generator's or Hyperfoil's ({@code --driver}). */
@@ -91,8 +92,11 @@ public final class Bench {
     public Bench(Sweep sweep, PrintWriter console) {
         this.sweep = sweep;
         this.console = console;
-        this.baselines = engines().stream().filter(Engine::baseline).map(Engine::id)
+        Set<String> chosen = engines().stream().filter(Engine::baseline).map(Engine::id)
                 .collect(java.util.stream.Collectors.toSet());
+        // None selected (a foreign app measured into a sweep's folder): the report's baseline id, so that the rows
+        // found there keep their ceilings when summary.csv is rewritten.
+        this.baselines = chosen.isEmpty() ? Set.of(baselineId()) : chosen;
         this.measurement = new PointMeasurement(sweep.warmup(), sweep.steady(), sweep.duration(), sweep.loadThreads(),
                 sweep.jfr(), sweep.out(), sweep.hyperfoil());
         this.check = new CombinationCheck(sweep.out().resolve("logs"), () -> stopped);
@@ -145,6 +149,9 @@ public final class Bench {
         for (int rep = 1; rep <= sweep.repeat(); rep++) {
             Random order = new Random(sweep.seed() * 31 + rep);
             List<Combination> combinations = new ArrayList<>(sweep.combinations());
+            if (sweep.foreign() != null) {
+                combinations.add(null);   // the foreign app's task: shuffled among the combinations
+            }
             Collections.shuffle(combinations, order);
             for (Combination c : combinations) {
                 List<Page> pages = new ArrayList<>(sweep.pages());
@@ -153,7 +160,8 @@ public final class Bench {
                 for (Page page : pages) {
                     for (int connections : sweep.connections()) {
                         for (double rate : sweep.rates().isEmpty() ? List.of(0.0) : sweep.rates()) {
-                            Point p = new Point(c, page, connections, rate);
+                            Point p = c == null ? Point.foreign(sweep.foreign().label(), page, connections, rate)
+                                    : new Point(c, page, connections, rate);
                             if (!done.getOrDefault(PointRows.key(sweep.tool(), p), Set.of()).contains(rep)) {
                                 points.add(p);
                             }
@@ -218,9 +226,10 @@ public final class Bench {
                     sweep.out(), runs.size(), total);
         }
         Estimate estimate = Estimate.of(todo.stream().map(t -> new Estimate.Repetition(t.combination(),
-                t.points().size())).toList(), sweep.warmup(), sweep.steady(), sweep.duration(), sweep.target() != null);
+                t.points().size())).toList(), sweep.warmup(), sweep.steady(), sweep.duration(),
+                sweep.target() != null || sweep.foreign() != null);
         console.printf(Locale.ROOT, "bench: %d combinations x %d repetitions, %d windows to measure: %s%n",
-                sweep.combinations().size(), sweep.repeat(), total, estimate.describe(sweep.steady()));
+                sweep.combinations().size() + (sweep.foreign() != null ? 1 : 0), sweep.repeat(), total, estimate.describe(sweep.steady()));
         console.flush();
         int[] progress = {0};
         long started = System.nanoTime();
@@ -231,6 +240,10 @@ public final class Bench {
                 break;
             }
             Combination c = task.combination();
+            if (c == null) {   // the foreign app: its pages passed ForeignCheck before the sweep began
+                measureAll(task, null, null, null, expected, progress, total, started);
+                continue;
+            }
             if (sweep.target() != null) {   // someone else's server: checked for bytes, not verified or sampled
                 String problem = CombinationCheck.checkBytes(sweep.target(), expected);
                 measureAll(task, sweep.target(), null, problem, expected, progress, total, started);
@@ -301,10 +314,12 @@ public final class Bench {
                 continue;
             }
             double floor = floors.computeIfAbsent(p.page(), page -> PointMeasurement.sourceFloor(server, page));
-            byte[] body = expected.get(p.page()).values().iterator().next();
+            // A foreign app's own body is its ForeignApp's; PssrBench's, every engine's rendering.
+            byte[] body = p.app() != null ? null : expected.get(p.page()).values().iterator().next();
             for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-                Row row = measurement.measure(base, server, p, body, floor, () -> stopped,
-                        p.name() + "-rep" + task.repetition() + (attempt > 1 ? "-try" + attempt : ""));
+                String name = p.name() + "-rep" + task.repetition() + (attempt > 1 ? "-try" + attempt : "");
+                Row row = p.app() != null ? measurement.measure(sweep.foreign(), p, () -> stopped, name)
+                        : measurement.measure(base, server, p, body, floor, () -> stopped, name);
                 if (stopped) {
                     return;   // cut short: not a result
                 }
@@ -341,7 +356,7 @@ public final class Bench {
         String eta = done == 1 ? "?" : Durations.format(Duration.ofSeconds(
                 Math.round(elapsed / 1e9 / (done - 1) * (total - done + 1))));
         console.printf(Locale.ROOT, "bench: %d/%d repetition %d/%d %s %s c%d %s (ETA %s)%n", done, total,
-                repetition, sweep.repeat(), p.combination(), p.page().id(), p.connections(),
+                repetition, sweep.repeat(), p.describe(), p.page().id(), p.connections(),
                 p.rate() > 0 ? "rate " + (long) p.rate() + "/s" : "closed loop", eta);
         console.flush();
     }

@@ -42,12 +42,18 @@ public final class HyperfoilBenchmark {
      */
     static String yaml(Point p, URI base, Duration warmup, Duration duration, Duration timeout, List<String> agents,
                        int threads) {
+        return yamlAt(p, base.resolve(p.page().id()), warmup, duration, timeout, agents, threads);
+    }
+
+    /** As {@link #yaml} for the page at {@code page} (a foreign app's page has a path of its own). */
+    static String yamlAt(Point p, URI page, Duration warmup, Duration duration, Duration timeout, List<String> agents,
+                         int threads) {
         if (p.rate() > 0 && p.rate() != Math.floor(p.rate())) {
             throw new UsageException("--driver=hyperfoil takes whole requests per second in --rate (Hyperfoil's"
                     + " usersPerSec): " + p.rate() + " is not.");
         }
-        String host = base.getScheme() + "://" + base.getRawAuthority();
-        String path = base.resolve(p.page().id()).getRawPath();
+        String host = page.getScheme() + "://" + page.getRawAuthority();
+        String path = page.getRawPath();
         StringBuilder y = new StringBuilder();
         y.append("# PssrBench point ").append(p.name()).append(": ").append(p.rate() > 0
                 ? "open loop at " + (long) p.rate() + " requests/s" : "closed loop").append(", ")

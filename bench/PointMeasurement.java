@@ -70,31 +70,59 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
      */
     Row measure(URI base, ServerProcess server, Point p, byte[] body, double sourceMs, BooleanSupplier stopped,
                 String name) throws IOException, InterruptedException {
+        return measure(base.resolve(p.page().id()), server == null ? -1 : server.pid(), server, p, body,
+                p.page().itemEnds(body)[0], sourceMs, stopped, name,
+                "server at " + base + " (started elsewhere): its resources not measured");
+    }
+
+    /**
+     * One point of a foreign app ({@link ForeignApp}): its page at its own path, the first item where its own
+     * markup ends it, its CPU, RSS and threads from /proc when its PID is known.
+     */
+    Row measure(ForeignApp app, Point p, BooleanSupplier stopped, String name)
+            throws IOException, InterruptedException {
+        URI uri = app.uris().get(p.page());
+        return measure(uri, app.pid(), null, p, app.bodies().get(p.page()), app.firstItemEnds().get(p.page()),
+                Double.NaN, stopped, name, app.resourcesRemark(uri));
+    }
+
+    /**
+     * {@code pid}: the measured process (-1: none known here), {@code server}: the one bench started (null
+     * otherwise, then no JMX), {@code firstItemEnd}: the body offset where the first item's markup ends,
+     * {@code unsampled}: the row's remark when no server was started here.
+     */
+    private Row measure(URI uri, long pid, ServerProcess server, Point p, byte[] body, int firstItemEnd,
+                        double sourceMs, BooleanSupplier stopped, String name, String unsampled)
+            throws IOException, InterruptedException {
         CRC32C crc = new CRC32C();
         crc.update(body);
-        LoadGenerator.Plan plan = new LoadGenerator.Plan(base.resolve(p.page().id()), p.connections(),
+        LoadGenerator.Plan plan = new LoadGenerator.Plan(uri, p.connections(),
                 Math.min(loadThreads, p.connections()), p.rate(), warmup, duration,
-                body.length, crc.getValue(), p.page().itemEnds(body)[0], Duration.ofSeconds(10), steady);
+                body.length, crc.getValue(), firstItemEnd, Duration.ofSeconds(10), steady);
         ServerJmx jmx = server == null ? null : server.jmx();
         boolean recording = jfr && jmx != null;
         PointRows.Resources res = new PointRows.Resources();
         AtomicBoolean sampling = new AtomicBoolean(true);
         Thread[] sampler = {null};
-        // The server's and this JVM's CPU are the measured ones; a server started elsewhere has no PID here. With
-        // Hyperfoil the load comes from a child JVM: this JVM and all it started (the server, the driver), the
-        // driver's CPU counted in this JVM's once it has ended and been reaped.
-        long[] measured = server == null ? new long[] {ProcessHandle.current().pid()}
-                : new long[] {server.pid(), ProcessHandle.current().pid()};
+        // The server's and this JVM's CPU are the measured ones; a server started elsewhere may have no PID here.
+        // With Hyperfoil the load comes from a child JVM: this JVM and all it started (the server, the driver), the
+        // driver's CPU counted in this JVM's once it has ended and been reaped; a foreign app's PID beside them.
+        long[] measured = pid < 0 ? new long[] {ProcessHandle.current().pid()}
+                : new long[] {pid, ProcessHandle.current().pid()};
         java.util.function.Supplier<CpuWatch.Mark> mark = hyperfoil == null ? () -> CpuWatch.mark(measured)
-                : CpuWatch::markTree;
+                : server != null || pid < 0 ? CpuWatch::markTree : () -> {
+                    CpuWatch.Mark tree = CpuWatch.markTree();   // a foreign app is not one of this JVM's children
+                    CpuWatch.Mark app = CpuWatch.mark(pid);
+                    return new CpuWatch.Mark(tree.busy(), tree.steal(), tree.total(),
+                            tree.processes() + app.processes(), tree.nanos(), tree.known() && app.known());
+                };
         CpuWatch.Mark[] from = {null};
         // Over the warm-up too: that is when the point's connections are opened, when a short queue overflows.
         long dropsBefore = Kernel.listenDrops();
         Runnable measuring = () -> {
             from[0] = mark.get();
-            // A server started elsewhere (--target) has no PID or JMX here: nothing to sample.
-            if (server != null) {
-                sampler[0] = startSampler(server, jmx, recording, res, sampling);
+            if (pid >= 0) {   // a server started elsewhere without a PID: nothing to sample
+                sampler[0] = startSampler(pid, jmx, recording, res, sampling);
             }
         };
         LoadGenerator.Result r;
@@ -102,7 +130,7 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
             r = LoadGenerator.run(plan, stopped, measuring);
         } else {
             try {
-                r = runHyperfoil(base, p, name, stopped, measuring);
+                r = runHyperfoil(uri, p, name, stopped, measuring);
             } catch (IOException e) {   // this point only (a sweep that was stopped drops it)
                 sampling.set(false);
                 if (sampler[0] != null) {
@@ -115,14 +143,14 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
             from[0] = mark.get();
         }
         CpuWatch.Conditions conditions = CpuWatch.between(from[0], mark.get());
-        if (server == null) {   // its CPU is not told apart from the rest of the machine's
+        if (pid < 0) {   // its CPU is not told apart from the rest of the machine's
             conditions = new CpuWatch.Conditions(Double.NaN, conditions.stealPct());
         }
-        Long drops = listenDrops(dropsBefore, Kernel.listenDrops(), server != null || onThisMachine(base));
+        Long drops = listenDrops(dropsBefore, Kernel.listenDrops(), server != null || onThisMachine(uri));
         sampling.set(false);
         if (sampler[0] != null) {
             sampler[0].join();   // the sampler's writes happen-before the reads below
-            res.cpuEnd = server.cpuNanos();
+            res.cpuEnd = CpuWatch.processNanos(pid);
         }
         if (res.first != null) {
             try {
@@ -143,8 +171,7 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
             writeHgrm(name + ".first-item", r.firstItem());
         }
         writeHgrm(name + ".ttlb", r.ttlb());
-        String remark = server == null ? "server at " + base + " (started elsewhere): its resources not measured"
-                : server.jmxProblem();
+        String remark = server == null ? unsampled : server.jmxProblem();
         if (hyperfoil != null) {
             remark = (remark == null || remark.isEmpty() ? "" : remark + "; ") + hyperfoilRemark();
         }
@@ -164,14 +191,14 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
      * One point on Hyperfoil's engine ({@link HyperfoilDriver}): its benchmark written to {@code hyperfoil/NAME.hf.yaml}
      * and its figures to {@code hyperfoil/NAME.json}, Hyperfoil's log to {@code logs/NAME.hyperfoil.log}.
      */
-    private LoadGenerator.Result runHyperfoil(URI base, Point p, String name, BooleanSupplier stopped,
+    private LoadGenerator.Result runHyperfoil(URI page, Point p, String name, BooleanSupplier stopped,
                                               Runnable measuring) throws IOException, InterruptedException {
         Duration w = HyperfoilBenchmark.warmup(warmup, steady);
         Path dir = Files.createDirectories(out.resolve("hyperfoil"));
         Files.createDirectories(out.resolve("logs"));
         Path yaml = dir.resolve(name + ".hf.yaml");
         // As many event-loop threads as PssrBench's generator would use for the point (--load-threads).
-        core.AtomicFile.write(yaml, HyperfoilBenchmark.yaml(p, base, w, duration, Duration.ofSeconds(10),
+        core.AtomicFile.write(yaml, HyperfoilBenchmark.yamlAt(p, page, w, duration, Duration.ofSeconds(10),
                 java.util.List.of(), Math.min(loadThreads, p.connections())));
         return hyperfoil.run(yaml, dir.resolve(name + ".json"), out.resolve("logs/" + name + ".hyperfoil.log"),
                 w.toNanos() / 1e9, stopped, measuring);
@@ -209,11 +236,11 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
      * Samples the server's resources over the measured window: from the end of the warm-up until {@code sampling}
      * turns false. /proc every {@link #PROC_SAMPLE_MILLIS}, JMX (if attached) every {@link #JMX_SAMPLE_MILLIS}.
      */
-    private Thread startSampler(ServerProcess server, ServerJmx jmx, boolean recording, PointRows.Resources res,
+    private Thread startSampler(long pid, ServerJmx jmx, boolean recording, PointRows.Resources res,
                                 AtomicBoolean sampling) {
         return Thread.ofPlatform().daemon(true).name("pssr-sampler").start(() -> {
             try {
-                res.cpuStart = server.cpuNanos();
+                res.cpuStart = CpuWatch.processNanos(pid);
                 if (jmx != null) {
                     res.add(jmx.sample());
                 }
@@ -222,7 +249,7 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
                 }
                 long nextJmx = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(JMX_SAMPLE_MILLIS);
                 while (sampling.get()) {
-                    long[] m = server.memoryAndThreads();
+                    long[] m = ServerProcess.memoryAndThreads(pid);
                     if (m[0] >= 0) {
                         res.rssPeakKb = Math.max(res.rssPeakKb, m[0]);
                         res.rssSumKb += m[0];

@@ -42,6 +42,10 @@ final class PointRows {
     }
 
     private static Row.Builder of(String tool, Point p) {
+        if (p.app() != null) {
+            return Row.builder(tool, ForeignApp.SERVER, p.app(), ForeignApp.MODE, p.page().id(), p.connections(),
+                    p.rate());
+        }
         Combination c = p.combination();
         return Row.builder(tool, c.server().id(), c.engine().id(), c.mode().id(), p.page().id(), p.connections(),
                 p.rate());

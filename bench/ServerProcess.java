@@ -169,10 +169,15 @@ public final class ServerProcess implements AutoCloseable {
 
     /** {VmRSS in kB, Threads} from /proc, or {-1, -1}. */
     public long[] memoryAndThreads() {
+        return memoryAndThreads(pid());
+    }
+
+    /** {VmRSS in kB, Threads} of any process on this machine from /proc, or {-1, -1}. */
+    static long[] memoryAndThreads(long pid) {
         long rss = -1;
         long threads = -1;
         try {
-            for (String line : Files.readAllLines(Path.of("/proc/" + pid() + "/status"))) {
+            for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
                 if (line.startsWith("VmRSS:")) {
                     rss = Long.parseLong(line.replaceAll("\\D", ""));
                 } else if (line.startsWith("Threads:")) {

@@ -197,6 +197,10 @@ final class BenchCommand implements Callable<Integer> {
         if (export != null && selection.target == null) {
             throw new UsageException("--export needs --target=URL: the server the agents will load, running.");
         }
+        if (export != null && selection.label != null) {
+            throw new UsageException("--export writes the benchmarks of a PssrBench serve, not of a foreign app"
+                    + " (--label): measure it with --driver=hyperfoil on this machine instead.");
+        }
         if (resume && out == null) {
             throw new UsageException("--resume continues a sweep: name its folder with --out=DIR.");
         }
@@ -217,9 +221,13 @@ final class BenchCommand implements Callable<Integer> {
             CpuList.check("--client-cpus", clientCpus);
         }
         // The last check, after every usage error: one request to a running server, before anything is written.
-        Target running = selection.target(delay, Cli.given(spec, "--delay"));
-        List<Combination> chosen = running == null
+        Foreign foreign = selection.foreign(delay, Cli.given(spec, "--delay"));
+        Target running = foreign != null ? null : selection.target(delay, Cli.given(spec, "--delay"));
+        List<Combination> chosen = foreign != null ? List.of() : running == null
                 ? selection.combinations(List.of(Registry.SERVERS.get(0).id())) : List.of(running.combination());
+        // A foreign app's pages are checked before anything is measured or written; their bodies are the verified
+        // ones the load generator compares every response with.
+        bench.ForeignApp app = foreign == null ? null : foreign.app(chosenPages);
         URI target = running == null ? null : running.url();
         HyperfoilDriver hyperfoil = driver.equals("hyperfoil") ? HyperfoilDriver.prepare() : null;
         if (export != null) {
@@ -249,12 +257,16 @@ final class BenchCommand implements Callable<Integer> {
         }
         Logs.configure();
         Map<String, Object> flags = Provenance.flags(spec.commandLine().getParseResult());
-        if (!noBaseline && target == null) {
+        if (!noBaseline && target == null && foreign == null) {
             chosen = Bench.withBaselines(chosen, Registry.ENGINES, Registry.SERVERS);
         }
         flags.put("selected", chosen.stream().map(Combination::toString).toList());
         if (running != null) {   // which server was measured, and where: the URL as checked, its host resolved
             flags.put("measured", running.note());
+        }
+        if (foreign != null) {
+            flags.put("measured", foreign.note());
+            flags.put("foreign", foreign.provenance());
         }
         flags.put("cpu_sets", split != null ? split.text() : "given: server " + (serverCpus == null ? "any"
                 : serverCpus) + ", load generator " + (clientCpus == null ? "any" : clientCpus));
@@ -266,9 +278,12 @@ final class BenchCommand implements Callable<Integer> {
                 : new java.security.SecureRandom().nextLong() >>> 16;
         var sweep = new Bench.Sweep(chosen, chosenPages, connections, rates, fixedWarmup,
                 auto ? LoadGenerator.Steady.of(warmupMax) : null, duration, repeat, shuffle, delay, timers,
-                loadThreads, folder, serverPrefix, flags, resume, jfr, target, hyperfoil);
+                loadThreads, folder, serverPrefix, flags, resume, jfr, target, app, hyperfoil);
         if (running != null) {
             spec.commandLine().getOut().println("bench: " + running.note());
+        }
+        if (foreign != null) {
+            spec.commandLine().getOut().println("bench: " + foreign.note());
         }
         Bench bench = new Bench(sweep, spec.commandLine().getOut());
         Runnable restoreSignals = Signals.onTermination(bench::stop);

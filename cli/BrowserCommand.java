@@ -1,6 +1,7 @@
 package cli;
 
 import browser.BrowserBench;
+import browser.ForeignBrowser;
 import browser.Chromium;
 import core.Combination;
 import core.Demo;
@@ -88,6 +89,9 @@ final class BrowserCommand implements Callable<Integer> {
             throw new UsageException(folder + " already holds " + BrowserCsv.FILE + "; choose another --out.");
         }
         Chromium.Binaries binaries = Chromium.find(chromium, chromedriver);
+        if (selection.describesForeign()) {
+            return foreign(folder, chosenPages, binaries);
+        }
         // The last check, after every usage error: one request to a running server, before anything is written.
         Target running = selection.target(delay, Cli.given(spec, "--delay"));
         List<Combination> chosen = running == null
@@ -127,6 +131,37 @@ final class BrowserCommand implements Callable<Integer> {
             if (invalid < 0) {   // 130: as shells report Ctrl-C; browser has no --resume
                 spec.commandLine().getErr().println("pssrbench: stopped; the loads finished so far are kept in "
                         + folder + " (each row says how many runs it has).");
+                spec.commandLine().getErr().flush();
+                return 130;
+            }
+            return invalid == 0 ? 0 : 1;
+        } finally {
+            restoreSignals.run();
+        }
+    }
+
+    /**
+     * A foreign app's pages (--target with --label): checked by the same guard as bench's before any load, then
+     * loaded alone, with no buffered counterpart (the app serves none).
+     */
+    private int foreign(Path folder, List<Page<?>> chosenPages, Chromium.Binaries binaries) throws Exception {
+        Foreign foreign = selection.foreign(delay, Cli.given(spec, "--delay"));
+        foreign.guard(chosenPages);
+        spec.commandLine().getOut().println("browser: " + foreign.note() + "; loaded alone: a foreign app serves"
+                + " no buffered counterpart to compare with");
+        Logs.configure();
+        Map<String, Object> flags = Provenance.flags(spec.commandLine().getParseResult());
+        flags.put("measured", foreign.note());
+        flags.put("foreign", foreign.provenance());
+        ForeignBrowser run = new ForeignBrowser(new ForeignBrowser.Plan(foreign.label(), foreign.uris(), chosenPages,
+                runs, foreign.delay(), folder, binaries, flags, Registry.baselineId(), Registry.buffered().id()),
+                spec.commandLine().getOut());
+        Runnable restoreSignals = Signals.onTermination(run::stop);
+        try {
+            int invalid = run.run();
+            if (invalid < 0) {
+                spec.commandLine().getErr().println("pssrbench: stopped; the loads finished so far are kept in "
+                        + folder + ".");
                 spec.commandLine().getErr().flush();
                 return 130;
             }

@@ -38,6 +38,36 @@ final class Selection {
             + " cross the network, and the results say which host was measured.")
     boolean allowRemote;
 
+    @Option(names = "--label", paramLabel = "NAME", description = "Measure the server at --target as a foreign app"
+            + " (not a PssrBench serve) named NAME in the rows and charts: its pages must equal the reference"
+            + " pages under the published normalisation. Needs --delay, the per-item delay it runs with.")
+    String label;
+
+    @Option(names = "--path", paramLabel = "PAGE=PATH", description = "Where the foreign app at --target serves a"
+            + " page, e.g. presentations=/presentations/jstachio/virtualSync (repeatable; default: /PAGE).")
+    List<String> paths = List.of();
+
+    @Option(names = "--target-pid", paramLabel = "PID", description = "The foreign app's process on this machine,"
+            + " whose CPU, RSS and threads are read from /proc while it is measured.")
+    Long targetPid;
+
+    /** Whether any of the flags that describe a foreign app is given. */
+    boolean describesForeign() {
+        return label != null || !paths.isEmpty() || targetPid != null;
+    }
+
+    /**
+     * The foreign app at --target ({@link Foreign}), or null when none of its flags is given (then --target, if
+     * any, is a PssrBench serve or a combination taken on trust). {@code delay}: the command's --delay.
+     */
+    Foreign foreign(Duration delay, boolean delayGiven) {
+        if (!describesForeign()) {
+            return null;
+        }
+        return Foreign.resolve(target, allowRemote, label, paths, targetPid,
+                all || !servers.isEmpty() || !engines.isEmpty() || !modes.isEmpty(), delay, delayGiven);
+    }
+
     /** The selected combinations; {@code defaultServers} when no --server is given (empty: every server). */
     List<Combination> combinations(List<String> defaultServers) {
         if (all && !(servers.isEmpty() && engines.isEmpty() && modes.isEmpty())) {

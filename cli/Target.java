@@ -49,7 +49,8 @@ public record Target(URI url, ServerInfo info, Combination combination, Duration
         if (fetched.info() == null) {
             if (s == null || e == null || a == null) {
                 throw new UsageException("the server at " + url + " does not say what it runs (" + fetched.why()
-                        + "): name its combination with --server, --engine and --mode.");
+                        + "): name its combination with --server, --engine and --mode, or measure it as a foreign"
+                        + " app with --label=NAME and --delay.");
             }
             return new Target(url, null, new Combination(s, e, a), delay, "the server at " + url + where
                     + " does not say what it runs (" + fetched.why() + "): taken on trust as " + s.id() + " "
@@ -92,6 +93,11 @@ public record Target(URI url, ServerInfo info, Combination combination, Duration
     private static ServeConfig read(URI url, ServerInfo info) {
         return ServeConfig.from(info, combination(url, info), url.getHost(),
                 url.getPort() >= 0 ? url.getPort() : "https".equalsIgnoreCase(url.getScheme()) ? 443 : 80);
+    }
+
+    /** What the server at {@code url} says it runs (its /info.json), or null: not a PssrBench serve. */
+    static ServerInfo info(URI url) {
+        return fetch(url).info();
     }
 
     /** What the server says about itself, or null with why not. */

@@ -49,6 +49,11 @@ final class VerifyCommand implements Callable<Integer> {
         if (concurrency < 1) {   // before --target is asked, as every usage error
             throw new UsageException("--concurrency must be at least 1.");
         }
+        Foreign foreign = selection.foreign(delay, Cli.given(spec, "--delay"));
+        if (foreign != null) {   // not a PssrBench serve: its pages against the reference, their arrival as measured
+            Logs.configure();
+            return foreign.verify(spec.commandLine().getOut());
+        }
         Target target = selection.target(delay, Cli.given(spec, "--delay"));
         List<Combination> chosen = target == null ? selection.combinations(List.of())
                 : List.of(target.combination());

@@ -124,8 +124,9 @@ final class BenchCharts {
                 continue;
             }
             String engine = r.engine();
+            // A foreign app by its label alone: how it renders is its own, its "mode" says nothing.
             String label = engine.equals(raw) ? (rawModes ? "raw/" + r.mode() : "raw") + " (baseline)"
-                    : engine + "/" + r.mode();
+                    : r.server().equals(Row.FOREIGN) ? engine : engine + "/" + r.mode();
             // The built-in load generator is the default; another tool's rows (wrk) say so in their label.
             label += (r.tool().equals(Row.PSSRBENCH) ? "" : " [" + r.tool() + "]")
                     + (connections ? ", " + r.connections() + " connections" : "");

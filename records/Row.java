@@ -389,4 +389,6 @@ public record Row(String tool, String server, String engine, String mode, String
 
     /** The tool column of the rows PssrBench's own load generator measures. */
     public static final String PSSRBENCH = "pssrbench";
+    /** The server and mode of a foreign app's rows (bench --target --label): its engine column is the label. */
+    public static final String FOREIGN = "foreign";
 }

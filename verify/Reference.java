@@ -127,6 +127,19 @@ public final class Reference {
         return engine.render(page);
     }
 
+    /** The length in bytes of the published reference page of {@code page}. */
+    public static int referenceBytes(Page<?> page) {
+        String resource = "/data/expected/" + page.id() + ".html";
+        try (InputStream in = Reference.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource " + resource);
+            }
+            return in.readAllBytes().length;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private static synchronized List<String> reference(Page page) {
         return NORMALISED_REFERENCE.computeIfAbsent(page, p -> {
             String resource = "/data/expected/" + p.id() + ".html";

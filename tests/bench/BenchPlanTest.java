@@ -26,7 +26,7 @@ class BenchPlanTest {
         return new Bench.Sweep(combinations, List.of(Page.PRESENTATIONS, Page.STOCKS), List.of(1, 128), List.of(),
                 Duration.ZERO, LoadGenerator.Steady.of(Duration.ofSeconds(60)), Duration.ofSeconds(5), repeat, seed,
                 Duration.ofMillis(1), DataSource.Timers.COMPUTATION, 1, Path.of("unused"), List.of(), Map.of(),
-                false, false, null);
+                false, false, null, null);
     }
 
     private static List<String> order(List<?> tasks) {
@@ -66,5 +66,26 @@ class BenchPlanTest {
                 .filter(x -> x.endsWith(p.name())).count();
         assertEquals(1, missing, "repetition 3 only");
         assertEquals(6 * 3 * 4 - 2, tasks.stream().mapToInt(t -> t.points().size()).sum());
+    }
+
+    /** A foreign app is one more task per repetition, without a combination, its points named by its label. */
+    @Test
+    void aForeignAppIsATaskOfItsOwnInEveryRepetition() {
+        Bench.Sweep plain = sweep(7, 2);
+        ForeignApp app = new ForeignApp("webflux-app", Map.of(), Map.of(), Map.of(), -1);
+        Bench.Sweep s = new Bench.Sweep(plain.combinations().subList(0, 1), plain.pages(), plain.connections(),
+                plain.rates(), plain.warmup(), plain.steady(), plain.duration(), 2, 7, plain.delay(), plain.timers(),
+                1, plain.out(), List.of(), Map.of(), false, false, null, app);
+        var tasks = Bench.plan(s, Map.of());
+        assertEquals(2 * 2, tasks.size(), "the combination and the app, in each of 2 repetitions");
+        var foreign = tasks.stream().filter(t -> t.combination() == null).toList();
+        assertEquals(2, foreign.size());
+        foreign.forEach(t -> t.points().forEach(p -> {
+            assertEquals("webflux-app", p.app());
+            assertTrue(p.name().startsWith("foreign-webflux-app-foreign-"), p.name());
+        }));
+        Point done = Point.foreign("webflux-app", Page.STOCKS, 128, 0);
+        assertEquals(4 * 4 - 1, Bench.plan(s, Map.of(PointRows.key(done), Set.of(1))).stream()
+                .mapToInt(t -> t.points().size()).sum(), "a resume skips the app's measured repetitions too");
     }
 }

@@ -24,7 +24,7 @@ class EstimateTest {
         List<Combination> chosen = Registry.combinations().subList(0, combinations);
         return new Bench.Sweep(chosen, List.of(Page.STOCKS), List.of(128), List.of(), Duration.ofSeconds(15), steady,
                 Duration.ofSeconds(5), repeat, 1, Duration.ofMillis(1), DataSource.Timers.COMPUTATION, 1,
-                Path.of("unused"), List.of(), Map.of(), false, false, null);
+                Path.of("unused"), List.of(), Map.of(), false, false, null, null);
     }
 
     private static Estimate estimate(Bench.Sweep s) {

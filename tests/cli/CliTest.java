@@ -241,7 +241,8 @@ public class CliTest {
         try {
             String target = "--target=http://127.0.0.1:" + server.getAddress().getPort() + "/";
             refused("does not say what it runs (/info.json answered 404): name its combination with --server,"
-                    + " --engine and --mode.", "verify", target);
+                    + " --engine and --mode, or measure it as a foreign app with --label=NAME and --delay.", "verify",
+                    target);
             Run named = run("verify", target, "--server=nima", "--engine=jstachio", "--mode=virtual",
                     "--concurrency=2");
             assertEquals(1, named.code(), named.out() + named.err());
