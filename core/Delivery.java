@@ -23,6 +23,8 @@ public final class Delivery {
             case VIRTUAL -> "a new virtual thread";
             case PLATFORM -> "the platform pool (--threads)";
             case CALLBACKS -> "RxJava's threads as items arrive";
+            case COROUTINE -> "a Kotlin coroutine (Dispatchers.Unconfined) that suspends between items and resumes"
+                    + " on RxJava's threads as items arrive";
         };
         if (plan.wholePage()) {
             return "the engine renders the whole page to memory on " + where
@@ -30,7 +32,8 @@ public final class Delivery {
         }
         return switch (plan.renderOn()) {
             case HANDLER -> "the engine renders on " + handler + ", which writes each chunk";
-            case CALLBACKS -> "the engine renders on " + where + (plan.writes() == Serving.Writes.QUEUE
+            case CALLBACKS, COROUTINE -> "the engine renders " + (plan.renderOn() == Serving.RenderOn.COROUTINE
+                    ? "in " : "on ") + where + (plan.writes() == Serving.Writes.QUEUE
                     ? ", into a queue that " + handler + " writes out (the server has no async response)"
                     : " and writes each chunk from there; the handler (on " + handler + ") returns at once");
             case VIRTUAL, PLATFORM -> "the engine renders on " + where + (later
