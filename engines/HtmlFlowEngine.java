@@ -41,8 +41,10 @@ import java.util.concurrent.CompletableFuture;
  * version the study measured, and it keeps every other mode: its sync and async views and its documents
  * ({@code HtmlFlow.doc}) render the same bytes as 5.0.3's did ({@code verify --engine=htmlflow} checks them
  * against the reference pages). What 4.7 lacks is 5.x's {@code ViewFactory} (the same two settings are made on each
- * view below) and 5.x's pre-encoding of static markup, so the sync and async render paths are 4.7's, not 5.0.3's:
- * their figures are not 5.0.3's. 4.7 also brings Guava (its HTML escaper) and the Kotlin libraries.
+ * view below) and 5.x's pre-encoding of static markup (on by default in 5.0.3's factory, which this engine used);
+ * 4.7 escapes text with Guava's {@code HtmlEscapers} where 5.0.3 has its own escaper. So the sync, async and
+ * document render paths are 4.7's, not 5.0.3's, and their figures are not 5.0.3's. 4.7 also brings Guava and the
+ * Kotlin libraries onto the class path.
  */
 public final class HtmlFlowEngine implements Engine {
 

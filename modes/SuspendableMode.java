@@ -40,8 +40,9 @@ public final class SuspendableMode implements Mode {
 
     @Override
     public String summary() {
-        return "the engine's suspendable template (Kotlin coroutines, Dispatchers.Unconfined: no coroutine thread of"
-                + " its own) suspends between items and resumes on RxJava's threads as each arrives";
+        return "the engine's suspendable template, a Kotlin coroutine on Dispatchers.Unconfined (no coroutine thread:"
+                + " no DefaultDispatcher-worker-N), suspends between items and resumes on the data source's RxJava"
+                + " threads (RxComputationThreadPool-N, one per core, by default) as each arrives";
     }
 
     @Override
