@@ -7,7 +7,13 @@
 //DEPS io.projectreactor.netty:reactor-netty-http:1.3.8
 //DEPS io.vertx:vertx-core:5.2.3
 //DEPS io.reactivex.rxjava3:rxjava:3.1.12
-//DEPS com.github.xmlet:htmlflow:5.0.3
+// HtmlFlow 4.7: its one jar has the suspendable views; 5.x moved them to htmlflow-kotlin, not on Maven Central.
+//DEPS com.github.xmlet:htmlflow:4.7
+// Guava named: HtmlFlow 4.7 asks for 33.0.0, Selenium for 33.7.2; Maven and jbang would each pick another.
+//DEPS com.google.guava:guava:33.7.2-jre
+//DEPS org.jetbrains.kotlin:kotlin-stdlib:2.2.20
+//DEPS org.jetbrains.kotlinx:kotlinx-coroutines-core:1.11.0
+//DEPS org.jetbrains.kotlinx:kotlinx-coroutines-rx3:1.11.0
 //DEPS io.jstach:jstachio:1.3.7
 //DEPS io.pebbletemplates:pebble:4.1.2
 //DEPS org.freemarker:freemarker:2.3.35

@@ -401,6 +401,11 @@ public final class Bench {
         more.put("disturbed_when", "foreign CPU > " + Row.DISTURBED_FOREIGN_CPU + " cores or steal > "
                 + Row.DISTURBED_STEAL_PCT + "% over a measured window; measured again up to " + ATTEMPTS
                 + " windows in all");
+        // What each measured mode ran on, its threads named (the suspendable mode's coroutine dispatcher among them):
+        // the threads column counts every thread of the server JVM (/proc/PID/status), whatever started it.
+        Map<String, String> modes = new LinkedHashMap<>();
+        sweep.combinations().forEach(c -> modes.put(c.mode().id(), c.mode().summary()));
+        more.put("modes", modes);
         Map<String, List<String>> jvmFlags = new LinkedHashMap<>();
         sweep.combinations().forEach(c -> jvmFlags.put(c.server().id(), ServerProcess.jvmFlags(c.server())));
         more.put("server_jvm_flags", jvmFlags);

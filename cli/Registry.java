@@ -28,6 +28,7 @@ import modes.BlockingMode;
 import modes.BufferedMode;
 import modes.FragmentsMode;
 import modes.ReactiveMode;
+import modes.SuspendableMode;
 import modes.VirtualMode;
 
 import java.util.ArrayList;
@@ -70,6 +71,7 @@ public final class Registry {
             new VirtualMode(),
             new BlockingMode(),
             new ReactiveMode(),
+            new SuspendableMode(),
             new FragmentsMode(),
             new BufferedMode());
 

@@ -23,6 +23,8 @@ public final class Delivery {
             case VIRTUAL -> "a new virtual thread";
             case PLATFORM -> "the platform pool (--threads)";
             case CALLBACKS -> "RxJava's threads as items arrive";
+            case COROUTINE -> "a Kotlin coroutine (Dispatchers.Unconfined: no thread of its own) that starts on "
+                    + handler + ", suspends between items and resumes on RxJava's threads as each arrives";
         };
         if (plan.wholePage()) {
             return "the engine renders the whole page to memory on " + where
@@ -33,6 +35,9 @@ public final class Delivery {
             case CALLBACKS -> "the engine renders on " + where + (plan.writes() == Serving.Writes.QUEUE
                     ? ", into a queue that " + handler + " writes out (the server has no async response)"
                     : " and writes each chunk from there; the handler (on " + handler + ") returns at once");
+            case COROUTINE -> "the engine renders in " + where + (plan.writes() == Serving.Writes.QUEUE
+                    ? ", into a queue that " + handler + " writes out (the server has no async response)"
+                    : ", writing each chunk from there; the handler returns when the coroutine first suspends");
             case VIRTUAL, PLATFORM -> "the engine renders on " + where + (later
                     ? "; each chunk goes to " + handler + " through the server's async response"
                     : " and writes each chunk; " + handler + " waits for it");

@@ -76,4 +76,12 @@ public interface Engine {
     default boolean nonBlocking() {
         return templates().nonBlocking();
     }
+
+    /**
+     * Whether the engine has a suspendable template (a Kotlin suspend function) for every page, which the mode that
+     * renders in coroutines needs ({@link Mode#supports}).
+     */
+    default boolean suspendable() {
+        return templates().suspendable();
+    }
 }

@@ -15,7 +15,19 @@ public interface Mode extends Render.Algorithm {
         /** A blocking render on the platform pool of {@code --threads}. */
         PLATFORM,
         /** A non-blocking render on the data source's threads, as items are emitted: no thread waits for data. */
-        CALLBACKS
+        CALLBACKS,
+        /**
+         * A suspendable render in a Kotlin coroutine: it suspends while it waits for the next item and is resumed
+         * when the data source emits it, so no thread waits for data. Resumed in place on the emitting thread
+         * (Dispatchers.Unconfined), so it runs on the data source's threads as {@link #CALLBACKS} does, with no
+         * thread of its own; a mode on another dispatcher would be a value of its own.
+         */
+        COROUTINE;
+
+        /** Whether the render returns at once and goes on as the data source emits (callbacks or a coroutine). */
+        public boolean onEmission() {
+            return this == CALLBACKS || this == COROUTINE;
+        }
     }
 
     /** Stable lower-case id: flag value, file name, CSV column value. */

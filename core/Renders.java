@@ -41,7 +41,8 @@ final class Renders implements AutoCloseable {
                         : plan.handler().kind() == Handler.Kind.VIRTUAL ? workers.virtual() : workers.platform();
                 case VIRTUAL -> workers.virtual();
                 case PLATFORM -> workers.platform();
-                case CALLBACKS -> null;   // returns at once: the data source's threads render
+                case CALLBACKS, COROUTINE -> null;   // returns at once: the data source's threads (or its
+                                                     // emissions, resuming a coroutine) render
             };
             if (where == null) {
                 render.run(mode);

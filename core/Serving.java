@@ -25,7 +25,14 @@ public record Serving(Handler handler, RenderOn renderOn, Writes writes, boolean
         /** On the platform pool of {@code --threads}. */
         PLATFORM,
         /** On the data source's threads as items are emitted: no thread waits for data. */
-        CALLBACKS
+        CALLBACKS,
+        /** In a coroutine, resumed when the data source emits each item: no thread waits for data. */
+        COROUTINE;
+
+        /** Whether the render goes on as the data source emits, so its threads must never block on a socket. */
+        public boolean onEmission() {
+            return this == CALLBACKS || this == COROUTINE;
+        }
     }
 
     /** Who hands a streamed page's chunks to the server. */
@@ -34,7 +41,7 @@ public record Serving(Handler handler, RenderOn renderOn, Writes writes, boolean
         DIRECT,
         /**
          * The handler that waits for its page, from a queue the render fills: the render's threads (the data
-         * source's) must not block on a socket, and the server cannot answer later.
+         * source's, or a coroutine's) must not block on a socket, and the server cannot answer later.
          */
         QUEUE
     }
@@ -60,7 +67,7 @@ public record Serving(Handler handler, RenderOn renderOn, Writes writes, boolean
         if (mode.wholePage()) {
             return first(offered, itsKind.and(later.negate()), later);
         }
-        return mode.runs() == Mode.Runs.CALLBACKS ? first(offered, later) : first(offered, itsKind);
+        return mode.runs().onEmission() ? first(offered, later) : first(offered, itsKind);
     }
 
     @SafeVarargs
@@ -75,12 +82,12 @@ public record Serving(Handler handler, RenderOn renderOn, Writes writes, boolean
         return offered.get(0);
     }
 
-    /** The handler thread a blocking render can run on, or null (a render on callbacks runs on none). */
+    /** The handler thread a blocking render can run on, or null (a render on callbacks or in a coroutine: none). */
     private static Handler.Kind kind(Mode.Runs runs) {
         return switch (runs) {
             case VIRTUAL -> Handler.Kind.VIRTUAL;
             case PLATFORM -> Handler.Kind.PLATFORM;
-            case CALLBACKS -> null;
+            case CALLBACKS, COROUTINE -> null;
         };
     }
 
@@ -91,11 +98,12 @@ public record Serving(Handler handler, RenderOn renderOn, Writes writes, boolean
     public static Serving on(Handler handler, Mode mode) {
         RenderOn renderOn = switch (mode.runs()) {
             case CALLBACKS -> RenderOn.CALLBACKS;
+            case COROUTINE -> RenderOn.COROUTINE;
             case VIRTUAL, PLATFORM -> !handler.answersLater() && handler.kind() == kind(mode.runs())
                     ? RenderOn.HANDLER
                     : mode.runs() == Mode.Runs.VIRTUAL ? RenderOn.VIRTUAL : RenderOn.PLATFORM;
         };
-        Writes writes = renderOn == RenderOn.CALLBACKS && !handler.answersLater() && !mode.wholePage()
+        Writes writes = renderOn.onEmission() && !handler.answersLater() && !mode.wholePage()
                 ? Writes.QUEUE : Writes.DIRECT;
         return new Serving(handler, renderOn, writes, mode.wholePage());
     }

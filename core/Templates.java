@@ -10,8 +10,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * An engine's templates, one per page: a blocking render over an Iterable and the page's {@link Fragments} for
- * every page, and optionally a non-blocking render over the Observable. Which modes an engine supports follows from
- * what it registers here ({@link #nonBlocking()}). Registration is typed by the page, so a template always gets
+ * every page, and optionally a non-blocking render over the Observable and a suspendable one. Which modes an engine
+ * supports follows from what it registers here ({@link #nonBlocking()}, {@link #suspendable()}). Registration is typed by the page, so a template always gets
  * its page's item type.
  */
 public final class Templates {
@@ -33,6 +33,22 @@ public final class Templates {
     @FunctionalInterface
     public interface NonBlocking<T> {
         CompletableFuture<Void> render(Observable<T> items, Appendable out);
+    }
+
+    /**
+     * Renders a page as a Kotlin suspend function over the Observable: the head at once, then it suspends where it
+     * waits for the next item and resumes when the Observable emits it (no thread waits for data), the tail on
+     * completion. It is the suspend function's JVM form, {@code render(items, out, continuation)}: the caller (the
+     * mode) starts it in a coroutine of its choosing and passes that coroutine's
+     * {@code kotlin.coroutines.Continuation}; the result is the suspend function's ({@code COROUTINE_SUSPENDED} or
+     * its value). The continuation is typed Object so that core, the bottom layer, names no Kotlin type: the mode
+     * that starts the coroutine and the engine that suspends in it are the only code that does. If the Observable
+     * fails, the suspend function throws (the coroutine fails) and the tail is never written; cancelling the
+     * coroutine disposes the subscription.
+     */
+    @FunctionalInterface
+    public interface Suspendable<T> {
+        Object render(Observable<T> items, Appendable out, Object continuation);
     }
 
     /**
@@ -90,7 +106,8 @@ public final class Templates {
         void render(T item, Writer out) throws IOException;
     }
 
-    private record Entry<T>(Blocking<T> blocking, Fragments<T> fragments, NonBlocking<T> nonBlocking) {
+    private record Entry<T>(Blocking<T> blocking, Fragments<T> fragments, NonBlocking<T> nonBlocking,
+                            Suspendable<T> suspendable) {
     }
 
     private final String engine;
@@ -110,14 +127,21 @@ public final class Templates {
         if (blocking == null || fragments == null) {
             throw new IllegalArgumentException(engine + ": every page needs a blocking template and fragments");
         }
-        byPage.put(page, new Entry<>(blocking, fragments, null));
+        byPage.put(page, new Entry<>(blocking, fragments, null, null));
         return this;
     }
 
     /** Registers {@code page}'s non-blocking template, after {@link #add} registered the page. */
     public <T> Templates nonBlocking(Page<T> page, NonBlocking<T> nonBlocking) {
         Entry<T> entry = entry(page);
-        byPage.put(page, new Entry<>(entry.blocking(), entry.fragments(), nonBlocking));
+        byPage.put(page, new Entry<>(entry.blocking(), entry.fragments(), nonBlocking, entry.suspendable()));
+        return this;
+    }
+
+    /** Registers {@code page}'s suspendable template, after {@link #add} registered the page. */
+    public <T> Templates suspendable(Page<T> page, Suspendable<T> suspendable) {
+        Entry<T> entry = entry(page);
+        byPage.put(page, new Entry<>(entry.blocking(), entry.fragments(), entry.nonBlocking(), suspendable));
         return this;
     }
 
@@ -142,6 +166,17 @@ public final class Templates {
         return true;
     }
 
+    /** Whether every page also has a suspendable template: what the mode that renders in coroutines needs. */
+    public boolean suspendable() {
+        for (Page<?> page : Page.values()) {
+            Entry<?> entry = byPage.get(page);
+            if (entry == null || entry.suspendable() == null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     public <T> Blocking<T> blocking(Page<T> page) {
         return entry(page).blocking();
     }
@@ -154,6 +189,14 @@ public final class Templates {
         NonBlocking<T> template = entry(page).nonBlocking();
         if (template == null) {
             throw new UnsupportedOperationException(engine + " has no non-blocking template for " + page.id());
+        }
+        return template;
+    }
+
+    public <T> Suspendable<T> suspendable(Page<T> page) {
+        Suspendable<T> template = entry(page).suspendable();
+        if (template == null) {
+            throw new UnsupportedOperationException(engine + " has no suspendable template for " + page.id());
         }
         return template;
     }

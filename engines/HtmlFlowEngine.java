@@ -6,10 +6,18 @@ import core.Page;
 import core.Presentation;
 import core.Stock;
 import htmlflow.HtmlFlow;
+import htmlflow.HtmlFlowExtensionsKt;
+import htmlflow.HtmlFlowSuspendingKt;
 import htmlflow.HtmlPage;
 import htmlflow.HtmlView;
 import htmlflow.HtmlViewAsync;
+import htmlflow.HtmlViewSuspend;
 import io.reactivex.rxjava3.core.Observable;
+import kotlin.Unit;
+import kotlin.coroutines.Continuation;
+import kotlin.jvm.functions.Function3;
+import kotlinx.coroutines.flow.FlowCollector;
+import kotlinx.coroutines.rx3.RxConvertKt;
 import org.xmlet.htmlapifaster.Body;
 import org.xmlet.htmlapifaster.Div;
 import org.xmlet.htmlapifaster.Html;
@@ -22,31 +30,74 @@ import java.util.concurrent.CompletableFuture;
 /**
  * HtmlFlow: templates as a Java DSL. The sync views iterate a blocking Iterable and write each item before asking
  * for the next; the async views ({@code await}) subscribe to the Observable and write each item as it is emitted,
- * on RxJava's thread, with no thread waiting.
+ * on RxJava's thread, with no thread waiting; the suspendable views ({@code viewSuspend}, {@code suspending}: the
+ * published study's HtmlFlow-Susp) are Kotlin suspend functions that collect the items as a Flow, suspending while
+ * they wait for the next one.
+ *
+ * <p>Why HtmlFlow 4.7 and not 5.x: the suspendable views are in 4.7's one jar ({@code HtmlViewSuspend},
+ * {@code HtmlFlowExtensionsKt.viewSuspend}, {@code HtmlFlowSuspendingKt.suspending}); 5.x moved them to a module
+ * {@code htmlflow-kotlin} that is not on Maven Central (checked 2026-11-24: its metadata is a 404 beside htmlflow's
+ * 5.0.3, and the 5.0.3 jar has no Suspend class), and two HtmlFlow versions cannot share one class path. 4.7 is the
+ * version the study measured, and it keeps every other mode: its sync and async views and its documents
+ * ({@code HtmlFlow.doc}) render the same bytes as 5.0.3's did ({@code verify --engine=htmlflow} checks them
+ * against the reference pages). What 4.7 lacks is 5.x's {@code ViewFactory} (the same two settings are made on each
+ * view below) and 5.x's pre-encoding of static markup (on by default in 5.0.3's factory, which this engine used);
+ * 4.7 escapes text with Guava's {@code HtmlEscapers} where 5.0.3 has its own escaper. So the sync, async and
+ * document render paths are 4.7's, not 5.0.3's, and their figures are not 5.0.3's. 4.7 also brings Guava and the
+ * Kotlin libraries onto the class path.
  */
 public final class HtmlFlowEngine implements Engine {
 
-    // Departs from HtmlFlow's defaults: indented=false gives compact markup, byte-identical to the other engines'
-    // templates (indentation would put whitespace inside text nodes); threadSafe=true because a server renders
-    // one view concurrently (a visitor per thread for sync views, per call for async ones).
-    private static final HtmlFlow.ViewFactory VIEWS =
-            HtmlFlow.ViewFactory.builder().indented(false).threadSafe(true).build();
+    // Depart from HtmlFlow's defaults: indented=false gives compact markup, byte-identical to the other engines'
+    // templates (indentation would put whitespace inside text nodes); thread-safe because a server renders one
+    // view concurrently (a visitor per thread for sync views, per call for async and suspendable ones). In 4.7
+    // setIndented makes a new view with the same thread-safety, so it comes first.
+    private static final HtmlView<Iterable<Presentation>> PRESENTATIONS = HtmlFlow.<Iterable<Presentation>>view(
+            page -> presentations(page, (Div<?> div) -> div.<Iterable<Presentation>>dynamic(
+                    (d, items) -> items.forEach(p -> card(d, p))))).setIndented(false).threadSafe();
+    private static final HtmlView<Iterable<Stock>> STOCKS = HtmlFlow.<Iterable<Stock>>view(
+            page -> stocks(page, (Tbody<?> body) -> body.<Iterable<Stock>>dynamic(
+                    (b, items) -> items.forEach(s -> row(b, s))))).setIndented(false).threadSafe();
 
-    private static final HtmlView<Iterable<Presentation>> PRESENTATIONS = VIEWS.view(page -> presentations(page,
-            (Div<?> div) -> div.<Iterable<Presentation>>dynamic((d, items) -> items.forEach(p -> card(d, p)))));
-    private static final HtmlView<Iterable<Stock>> STOCKS = VIEWS.view(page -> stocks(page,
-            (Tbody<?> body) -> body.<Iterable<Stock>>dynamic((b, items) -> items.forEach(s -> row(b, s)))));
+    private static final HtmlViewAsync<Observable<Presentation>> PRESENTATIONS_ASYNC =
+            HtmlFlow.<Observable<Presentation>>viewAsync(page -> presentations(page,
+                    (Div<?> div) -> div.<Observable<Presentation>>await((d, items, done) -> items
+                            .doOnNext(p -> card(d, p))
+                            // Errors are reported through the future returned by writeAsync below; without an
+                            // error consumer RxJava would report OnErrorNotImplementedException globally.
+                            .subscribe(p -> { }, e -> { }, done::finish)))).setIndented(false).threadSafe();
+    private static final HtmlViewAsync<Observable<Stock>> STOCKS_ASYNC =
+            HtmlFlow.<Observable<Stock>>viewAsync(page -> stocks(page,
+                    (Tbody<?> body) -> body.<Observable<Stock>>await((b, items, done) -> items
+                            .doOnNext(s -> row(b, s))
+                            .subscribe(s -> { }, e -> { }, done::finish)))).setIndented(false).threadSafe();
 
-    private static final HtmlViewAsync<Observable<Presentation>> PRESENTATIONS_ASYNC = VIEWS.viewAsync(page ->
-            presentations(page, (Div<?> div) -> div.<Observable<Presentation>>await((d, items, done) -> items
-                    .doOnNext(p -> card(d, p))
-                    // Errors are reported through the future returned by presentationsAsync; without an
-                    // error consumer RxJava would report OnErrorNotImplementedException globally.
-                    .subscribe(p -> { }, e -> { }, done::finish))));
-    private static final HtmlViewAsync<Observable<Stock>> STOCKS_ASYNC = VIEWS.viewAsync(page ->
-            stocks(page, (Tbody<?> body) -> body.<Observable<Stock>>await((b, items, done) -> items
-                    .doOnNext(s -> row(b, s))
-                    .subscribe(s -> { }, e -> { }, done::finish))));
+    // The suspendable views, as the study's Kotlin reads `tbody { suspending { m: Flow<Stock> -> m.collect { … } } }`:
+    // the block converts the Observable to a Flow (kotlinx-coroutines-rx3, which disposes the subscription when the
+    // coroutine is cancelled and throws the Observable's error from collect) and collects it, writing each item
+    // when it arrives. collect is the one suspension point, so the block can be a Java lambda that returns it.
+    private static final HtmlViewSuspend<Observable<Presentation>> PRESENTATIONS_SUSPEND =
+            HtmlFlowExtensionsKt.viewSuspend(page -> {
+                presentations(page, (Div<?> div) -> HtmlFlowSuspendingKt.suspending(div,
+                        HtmlFlowEngine.<Div<?>, Presentation>collect(HtmlFlowEngine::card)));
+                return Unit.INSTANCE;
+            }, false, true);
+    private static final HtmlViewSuspend<Observable<Stock>> STOCKS_SUSPEND =
+            HtmlFlowExtensionsKt.viewSuspend(page -> {
+                stocks(page, (Tbody<?> body) -> HtmlFlowSuspendingKt.suspending(body,
+                        HtmlFlowEngine.<Tbody<?>, Stock>collect(HtmlFlowEngine::row)));
+                return Unit.INSTANCE;
+            }, false, true);
+
+    /** The suspending block that writes each item of the Observable, as a Flow, into {@code element}. */
+    private static <E, T> Function3<E, Observable<T>, Continuation<? super Unit>, Object> collect(
+            java.util.function.BiConsumer<E, T> item) {
+        return (element, items, continuation) -> RxConvertKt.asFlow(items).collect(
+                (FlowCollector<T>) (value, c) -> {
+                    item.accept(element, value);
+                    return Unit.INSTANCE;
+                }, continuation);
+    }
 
     @Override
     public String id() {
@@ -55,7 +106,8 @@ public final class HtmlFlowEngine implements Engine {
 
     @Override
     public String description() {
-        return "HtmlFlow {com.github.xmlet:htmlflow} (Java DSL; sync views, and async views over the Observable)";
+        return "HtmlFlow {com.github.xmlet:htmlflow} (Java DSL; sync views, async views over the Observable, and"
+                + " suspendable views on Kotlin coroutines {org.jetbrains.kotlinx:kotlinx-coroutines-core})";
     }
 
     private static final Templates TEMPLATES = Templates.of("htmlflow")
@@ -63,10 +115,20 @@ public final class HtmlFlowEngine implements Engine {
                     new DocFragments<Presentation, Div<Body<Html<HtmlPage>>>>(HtmlFlowEngine::presentationsHead,
                             HtmlFlowEngine::card, container -> container.__().__().__()))
             .nonBlocking(Page.PRESENTATIONS, (items, out) -> writeAsync(PRESENTATIONS_ASYNC, items, out))
+            .suspendable(Page.PRESENTATIONS, (items, out, continuation) ->
+                    PRESENTATIONS_SUSPEND.write(out, items, continuation(continuation)))
             .add(Page.STOCKS, (items, out) -> STOCKS.setOut(out).write(items),
                     new DocFragments<Stock, Tbody<Table<Body<Html<HtmlPage>>>>>(HtmlFlowEngine::stocksHead,
                             HtmlFlowEngine::row, tbody -> tbody.__().__().__().__()))
-            .nonBlocking(Page.STOCKS, (items, out) -> writeAsync(STOCKS_ASYNC, items, out));
+            .nonBlocking(Page.STOCKS, (items, out) -> writeAsync(STOCKS_ASYNC, items, out))
+            .suspendable(Page.STOCKS, (items, out, continuation) ->
+                    STOCKS_SUSPEND.write(out, items, continuation(continuation)));
+
+    /** The coroutine's continuation that core passes as Object (core names no Kotlin type). */
+    @SuppressWarnings("unchecked")
+    private static Continuation<? super Unit> continuation(Object continuation) {
+        return (Continuation<? super Unit>) continuation;
+    }
 
     /**
      * The fragments, in HtmlFlow's own way of writing a part of a page: a document ({@link HtmlFlow#doc}) writes

@@ -120,6 +120,8 @@ class BenchIT {
         assertEquals("jstachio", flags.path("--engine").asText(), provenance);
         assertEquals("1,4", flags.path("--connections").asText(), provenance);
         assertEquals("nima raw virtual", flags.path("selected").path(0).asText(), provenance);
+        assertTrue(p.path("modes").path("virtual").asText().contains("virtual thread"),
+                "what each measured mode runs on: " + provenance);
         assertFalse(p.path("libraries").toString().contains("unknown"), provenance);
         assertFalse(p.path("libraries").path("io.reactivex.rxjava3:rxjava").asText().isEmpty(), provenance);
         assertTrue(p.has("load_average_after"), "finished: " + provenance);

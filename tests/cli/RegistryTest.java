@@ -66,9 +66,10 @@ class RegistryTest {
                 assertTrue(s.handling().contains(plan.handler()), which);
                 assertTrue(plan.renderOn() != Serving.RenderOn.HANDLER || !plan.answersLater(), which);
                 assertTrue(plan.writes() != Serving.Writes.QUEUE
-                        || plan.renderOn() == Serving.RenderOn.CALLBACKS && !plan.answersLater(), which);
+                        || plan.renderOn().onEmission() && !plan.answersLater(), which);
                 assertEquals(m.wholePage(), plan.wholePage(), which);
                 assertEquals(m.runs() == Mode.Runs.CALLBACKS, plan.renderOn() == Serving.RenderOn.CALLBACKS, which);
+                assertEquals(m.runs() == Mode.Runs.COROUTINE, plan.renderOn() == Serving.RenderOn.COROUTINE, which);
             }
         }
     }

@@ -74,10 +74,15 @@ class MatrixTest {
         verifier = new Verifier(Registry.ENGINES, Duration.ofMillis(25), 20);
     }
 
-    /** The pairwise cover, or one diagonal of it in the quick tier ({@link Tier}). */
+    /**
+     * The pairwise cover, or one diagonal of it in the quick tier ({@link Tier}); only one mode's cases with
+     * {@code -Dpssrbench.matrix.mode=ID} (for work on one mode, without serving the whole cover).
+     */
     static List<Combination> combinations() {
+        String only = System.getProperty("pssrbench.matrix.mode", "");
         return Tier.cases(pairwise(Registry.combinations(), Registry.SERVERS, Registry.MODES),
-                List.<Function<Combination, ?>>of(Combination::engine, Combination::mode, Combination::server));
+                List.<Function<Combination, ?>>of(Combination::engine, Combination::mode, Combination::server))
+                .stream().filter(c -> only.isEmpty() || c.mode().id().equals(only)).toList();
     }
 
     /**

@@ -1,0 +1,87 @@
+package modes;
+
+import core.ChunkWriter;
+import core.Engine;
+import core.Mode;
+import core.Page;
+import core.Render;
+import core.Streaming;
+import io.reactivex.rxjava3.core.Observable;
+import kotlinx.coroutines.CoroutineStart;
+import kotlinx.coroutines.Dispatchers;
+import kotlinx.coroutines.GlobalScope;
+import kotlinx.coroutines.future.FutureKt;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The engine's suspendable template (a Kotlin suspend function) renders the page in a coroutine: it suspends where
+ * it waits for the next item and resumes when the Observable emits it, so no thread waits for data (the published
+ * study's HtmlFlow-Susp).
+ *
+ * <p>The dispatcher is {@code Dispatchers.Unconfined}, as the study's WebFlux route ({@code /stocks/htmlFlow/
+ * suspending}: {@code CoroutineScope(Dispatchers.Unconfined).launch { view.write(sink, flow) }}) and Spring's own
+ * coroutine handlers have it: the coroutine starts on the handler's thread and each resumption runs in place on
+ * the thread that emits the item (RxJava's), so the mode adds no thread and no hand-off per item, and what it is
+ * compared with (reactive: the same items, the engine's callbacks) differs only by the suspendable template.
+ * {@code Dispatchers.Default} would hand each item to one of its worker threads (DefaultDispatcher-worker-N, as many
+ * as cores), one more hop per item, and would put the socket writes of servers that write blocking from the render's
+ * thread onto a pool meant for CPU work; the server's event loop as a dispatcher exists on netty and vertx only.
+ * So this mode starts no coroutine thread: kotlinx-coroutines starts its Default workers and its DefaultExecutor
+ * only when something dispatches to them or delays, and nothing here does (the tests check that no such thread
+ * appears).
+ */
+public final class SuspendableMode implements Mode {
+
+    @Override
+    public String id() {
+        return "suspendable";
+    }
+
+    @Override
+    public String summary() {
+        return "the engine's suspendable template, a Kotlin coroutine on Dispatchers.Unconfined (no coroutine thread:"
+                + " no DefaultDispatcher-worker-N), suspends between items and resumes on the data source's RxJava"
+                + " threads (RxComputationThreadPool-N, one per core, by default) as each arrives";
+    }
+
+    @Override
+    public Runs runs() {
+        return Runs.COROUTINE;
+    }
+
+    @Override
+    public boolean supports(Engine engine) {
+        return engine.suspendable();
+    }
+
+    @Override
+    public Streaming streaming(Engine engine) {
+        return Streaming.PROGRESSIVE;   // the template writes each item when its coroutine resumes with it
+    }
+
+    /**
+     * Returns at once, once the template has suspended for its first item. The head is flushed when the template
+     * subscribes to the items; each item's markup after the emission that resumed the template returns (under
+     * Unconfined the template writes the item inside that emission); the tail when the coroutine completes. A
+     * cancelled render cancels the coroutine, which disposes the subscription; a failed Observable fails it.
+     */
+    @Override
+    public CompletableFuture<Void> render(Render render) {
+        return render(render, render.page());
+    }
+
+    private static <T> CompletableFuture<Void> render(Render render, Page<T> page) {
+        ChunkWriter out = render.out();
+        Observable<T> items = render.items(page)
+                .doOnSubscribe(subscription -> out.flush())
+                .doAfterNext(item -> out.flush());
+        // GlobalScope: the coroutine's lifetime is the render's, held by the future: the render cancels it
+        // (whenCancelled) and waits for it, so no parent scope is needed to keep it from leaking.
+        CompletableFuture<kotlin.Unit> coroutine = FutureKt.future(GlobalScope.INSTANCE,
+                Dispatchers.getUnconfined(), CoroutineStart.DEFAULT,
+                (scope, continuation) -> render.templates().suspendable(page).render(items, out, continuation));
+        render.whenCancelled(() -> coroutine.cancel(false));   // cancelling the future cancels the coroutine
+        return coroutine.thenApply(unit -> null);
+    }
+}
