@@ -192,7 +192,7 @@ public final class Verifier {
         }
         try {
             return verify(combination, URI.create(core.ListenAddress.url(protocol.scheme(), config.host(),
-                    running.port())), Fetcher.of(protocol, listen.tls() == null ? null : listen.tls().trustingContext()));
+                    running.port())), Fetchers.of(protocol, listen.tls() == null ? null : listen.tls().trustingContext()));
         } finally {
             running.close();
             site.close();
@@ -201,11 +201,14 @@ public final class Verifier {
 
     /** Verifies a server that is already running at {@code base} (for example {@code http://127.0.0.1:8080}). */
     public Result verify(Combination combination, URI base) {
-        return verify(combination, base, Fetcher.of(protocol, null));
+        return verify(combination, base, Fetchers.of(protocol, null));
     }
 
-    /** Verifies the server at {@code base} through {@code client}, which this closes. */
-    private Result verify(Combination combination, URI base, Fetcher client) {
+    /**
+     * Verifies the server at {@code base} through {@code client}, which this closes: each response must come back
+     * on {@link Fetcher#version()}.
+     */
+    public Result verify(Combination combination, URI base, Fetcher client) {
         List<PageResult> pages = new ArrayList<>();
         try {
             for (Page page : Page.values()) {
@@ -239,8 +242,7 @@ public final class Verifier {
         }
         v.checked(Check.Name.FETCH);
         if (!fetch.version().equals(client.version())) {
-            v.fail(Check.Name.PROTOCOL, "the response came on " + fetch.version() + ", not " + client.version()
-                    + " (" + protocol.id() + ")");
+            v.fail(Check.Name.PROTOCOL, "the response came on " + fetch.version() + ", not " + client.version());
         }
         v.checked(Check.Name.PROTOCOL);
         checkResponse(fetch, want, v);
