@@ -77,7 +77,8 @@ final class VerifyCommand implements Callable<Integer> {
                     Durations.format(delay), concurrency, asked == ServeConfig.DEFAULT_PROTOCOL ? ""
                             : ", over " + asked.id() + " (" + asked.description() + ")");
         } else {
-            out.printf(Locale.ROOT, "verify: %s; %d concurrent requests per page%n", target.note(), concurrency);
+            out.printf(Locale.ROOT, "verify: %s; %d concurrent requests per page%s%n", target.note(), concurrency,
+                    speaks == ServeConfig.DEFAULT_PROTOCOL ? "" : ", over " + speaks.id());
         }
         if (!verifier.checksProgressive()) {
             out.println("verify: " + verifier.whyNotProgressive());

@@ -58,8 +58,8 @@ public record ServeConfig(Server server, Engine engine, Mode mode, String host, 
     /** {@code c} with serve's defaults for every other flag: what {@code serve --server --engine --mode} runs. */
     public static ServeConfig defaults(Combination c) {
         return new ServeConfig(c.server(), c.engine(), c.mode(), DEFAULT_HOST, DEFAULT_PORT, DEFAULT_DELAY,
-                DEFAULT_TIMERS, DEFAULT_THREADS, DEFAULT_GRACE, NEVER_FAIL, ConnectionLimits.DEFAULT, DEFAULT_PROTOCOL, null,
-                null);
+                DEFAULT_TIMERS, DEFAULT_THREADS, DEFAULT_GRACE, NEVER_FAIL, ConnectionLimits.DEFAULT,
+                DEFAULT_PROTOCOL, null, null);
     }
 
     /** {@code c} at {@code delay} on a free loopback port, serve's defaults otherwise: for tests, verify and bench. */
@@ -162,8 +162,8 @@ public record ServeConfig(Server server, Engine engine, Mode mode, String host, 
      * combination as this build's registry names it (core does not know the registry), {@code host} and
      * {@code port} where it was reached. The flags /info.json does not carry (--grace, --fail-after, --backlog,
      * --idle-timeout) are serve's defaults; a scheduler this build does not know, or none (an older server), is the
-     * default one, as is a pool size it does not give, and a protocol it does not give is HTTP/1.1 (an older
-     * server's). A TLS server's certificate files stay its own: a client trusts what it presents.
+     * default one, as is a pool size it does not give, and a protocol it does not give or this build does not know
+     * is HTTP/1.1 (an older server's). A TLS server's certificate files stay its own: a client trusts what it presents.
      */
     public static ServeConfig from(ServerInfo info, Combination running, String host, int port) {
         DataSource.Timers scheduler = DEFAULT_TIMERS;
@@ -172,9 +172,15 @@ public record ServeConfig(Server server, Engine engine, Mode mode, String host, 
                 scheduler = t;
             }
         }
+        Protocol protocol = DEFAULT_PROTOCOL;
+        for (Protocol p : Protocol.values()) {
+            if (p.id().equals(info.protocol())) {
+                protocol = p;
+            }
+        }
         return defaults(running).withHost(host).withPort(port).withDelay(info.delayDuration()).withTimers(scheduler)
                 .withThreads(info.threads() < 1 ? DEFAULT_THREADS : info.threads())
-                .withProtocol(info.protocol() == null ? DEFAULT_PROTOCOL : Protocol.byId(info.protocol()));
+                .withProtocol(protocol);
     }
 
     public Combination combination() {
