@@ -43,10 +43,9 @@ import java.util.concurrent.TimeUnit;
  * Netty's HTTP/2 frame codec, which the project has through Reactor Netty: the JDK's HttpClient cannot do it. All
  * requests share one connection, each on a stream of its own, as a browser's requests of a page do; every DATA frame
  * is timed as it is read, as {@link TimedFetch} times each piece of a body. Windows as Chromium's (6 MB per stream,
- * 15 MB for the connection), not HTTP/2's initial 65,535 bytes: verify checks pages as browsers receive them, and
- * with the initial connection window, 50 concurrent pages from Helidon ended in Netty's "Flow control window
- * exceeded for stream: 0" (seen once, on a loaded machine; what a small window does to a page is for the HTTP/2
- * stress scenarios, not for verify). Streams beyond the server's limit wait in the codec until one ends.
+ * 15 MB for the connection), not HTTP/2's initial 65,535 bytes: verify checks pages as browsers receive them; what
+ * small windows do to pages sharing a connection is for the HTTP/2 stress scenarios (docs/http2.md has what was
+ * seen with Helidon). Streams beyond the server's limit wait in the codec until one ends.
  */
 final class H2cFetcher implements Fetcher {
 
