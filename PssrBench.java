@@ -3,6 +3,10 @@
 // Keep these in sync with pom.xml (tests/cli/ProjectConsistencyTest checks it).
 //DEPS io.netty:netty-bom:4.2.18.Final@pom
 //DEPS io.helidon.webserver:helidon-webserver:4.5.0
+//DEPS io.helidon.webserver:helidon-webserver-http2:4.5.0
+//DEPS org.eclipse.jetty.http2:jetty-http2-server:12.1.12
+//DEPS org.eclipse.jetty:jetty-alpn-java-server:12.1.12
+//DEPS org.bouncycastle:bcpkix-jdk18on:1.84
 //DEPS io.javalin:javalin:7.2.3
 //DEPS io.projectreactor.netty:reactor-netty-http:1.3.8
 //DEPS io.vertx:vertx-core:5.2.3

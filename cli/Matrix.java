@@ -3,6 +3,7 @@ package cli;
 import core.Delivery;
 import core.Engine;
 import core.Mode;
+import core.Protocol;
 import core.Server;
 
 import java.util.ArrayList;
@@ -36,6 +37,8 @@ public final class Matrix {
             row(md, cells);
         }
         md.append('\n');
+        md.append(protocols());
+        md.append('\n');
         header(md, List.of(), "server", "HTTP/1.0 clients (ApacheBench)");
         for (Server s : Registry.SERVERS) {
             row(md, List.of(s.id(), s.servesHttp10()
@@ -47,6 +50,24 @@ public final class Matrix {
         for (Engine e : Registry.ENGINES) {
             row(md, List.of(e.baseline() ? e.id() + " (baseline)" : e.id(), Versions.fill(e.description()),
                     e.streaming().describe()));
+        }
+        return md.toString();
+    }
+
+    /**
+     * Which server speaks which protocol ({@code serve --protocol}, {@code verify --protocol}): a column per
+     * protocol, from each server's {@link Server#protocols()}; also in the README.
+     */
+    public static String protocols() {
+        StringBuilder md = new StringBuilder();
+        List<String> names = new ArrayList<>(List.of("server"));
+        Protocol.all().forEach(p -> names.add(p.id()));
+        row(md, names);
+        row(md, names.stream().map(n -> "---").toList());
+        for (Server s : Registry.SERVERS) {
+            List<String> cells = new ArrayList<>(List.of(s.id()));
+            Protocol.all().forEach(p -> cells.add(s.protocols().contains(p) ? "yes" : "—"));
+            row(md, cells);
         }
         return md.toString();
     }

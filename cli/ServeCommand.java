@@ -6,6 +6,7 @@ import core.Demo;
 import core.Durations;
 import core.ListenAddress;
 import core.Logs;
+import core.Protocol;
 import core.ServeConfig;
 import core.Server;
 import core.ServerStats;
@@ -15,6 +16,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -93,12 +95,28 @@ final class ServeCommand implements Callable<Integer> {
                     + " Units: " + Durations.UNITS + ".")
     Duration idleTimeout;
 
+    @Option(names = "--protocol", paramLabel = "ID", defaultValue = Protocol.DEFAULT_TEXT,
+            description = "HTTP on the port: h1 (HTTP/1.1), h1s (HTTP/1.1 over TLS), h2c (HTTP/2 in clear text, by"
+                    + " prior knowledge or Upgrade, beside HTTP/1.1), h2 (HTTP/2 over TLS by ALPN, beside HTTP/1.1"
+                    + " over TLS); which server speaks which: list --format=markdown (default: ${DEFAULT-VALUE}).")
+    String protocol;
+
+    @Option(names = "--tls-cert", paramLabel = "FILE",
+            description = "With h1s or h2: the PEM certificate chain to present, the server's first (default: a"
+                    + " self-signed certificate made at start-up for localhost, 127.0.0.1, ::1 and --host).")
+    Path tlsCert;
+
+    @Option(names = "--tls-key", paramLabel = "FILE",
+            description = "With --tls-cert: its unencrypted PEM private key (PKCS#8, or a traditional RSA or EC key).")
+    Path tlsKey;
+
     /** The flags as parsed, as the one configuration value ({@link ServeConfig#args()} writes them back). */
     ServeConfig config() {
         Registry.validate(Registry.server(server), Registry.engine(engine), Registry.mode(mode));   // names the valid
         Duration perItem = demo && !Cli.given(spec, "--delay") ? Durations.parse(Demo.DEFAULT_DELAY_TEXT) : delay;
         return new ServeConfig(Registry.server(server), Registry.engine(engine), Registry.mode(mode), host, port,
-                perItem, timers, threads, grace, failAfter, new ConnectionLimits(backlog, idleTimeout));
+                perItem, timers, threads, grace, failAfter, new ConnectionLimits(backlog, idleTimeout),
+                Protocol.byId(protocol), tlsCert, tlsKey);
     }
 
     @Override
@@ -111,9 +129,10 @@ final class ServeCommand implements Callable<Integer> {
         Server.Running running = config.server().start(config.listen(), site);
         CountDownLatch stop = new CountDownLatch(1);
         Signals.onTermination(stop::countDown);
-        String url = ListenAddress.url(config.host(), running.port());
-        System.out.printf(Locale.ROOT, "pssrbench: serving %s server=%s engine=%s mode=%s delay=%s%n",
-                url, config.server().id(), config.engine().id(), config.mode().id(), Durations.format(config.delay()));
+        String url = ListenAddress.url(config.protocol().scheme(), config.host(), running.port());
+        System.out.printf(Locale.ROOT, "pssrbench: serving %s server=%s engine=%s mode=%s delay=%s%s%n",
+                url, config.server().id(), config.engine().id(), config.mode().id(), Durations.format(config.delay()),
+                config.protocol() == ServeConfig.DEFAULT_PROTOCOL ? "" : " protocol=" + config.protocol().id());
         if (demo) {
             System.out.printf(Locale.ROOT, "pssrbench: demo at %s%s (progressive and buffered side by side)%n",
                     url.substring(0, url.length() - 1), Demo.PATH);

@@ -4,6 +4,8 @@ import core.Combination;
 import core.Durations;
 import core.Logs;
 import core.Page;
+import core.Protocol;
+import core.ServeConfig;
 import core.UsageException;
 import verify.Check;
 import verify.Verifier;
@@ -44,6 +46,13 @@ final class VerifyCommand implements Callable<Integer> {
                     + " (default: ${DEFAULT-VALUE}).")
     int concurrency;
 
+    @Option(names = "--protocol", paramLabel = "ID", defaultValue = Protocol.DEFAULT_TEXT,
+            description = "The protocol the servers started here speak and the client uses: h1, h1s (HTTP/1.1 over"
+                    + " TLS), h2c (HTTP/2 by prior knowledge, with Netty's HTTP/2 client), h2 (HTTP/2 over TLS by"
+                    + " ALPN); the servers that do not speak it are left out (default: ${DEFAULT-VALUE}). With"
+                    + " --target, the server's own (its /info.json).")
+    String protocol;
+
     @Override
     public Integer call() {
         if (concurrency < 1) {   // before --target is asked, as every usage error
@@ -54,18 +63,27 @@ final class VerifyCommand implements Callable<Integer> {
             Logs.configure();
             return foreign.verify(spec.commandLine().getOut());
         }
+        Protocol asked = Protocol.byId(protocol);
         Target target = selection.target(delay, Cli.given(spec, "--delay"));
-        List<Combination> chosen = target == null ? selection.combinations(List.of())
+        Protocol speaks = target == null ? asked : target.config() != null ? target.config().protocol()
+                : ServeConfig.DEFAULT_PROTOCOL;
+        if (target != null && Cli.given(spec, "--protocol") && speaks != asked) {
+            throw new UsageException("the server at " + target.url() + " speaks " + speaks.id() + " (its "
+                    + core.ServerInfo.PATH + "), not --protocol=" + asked.id() + "; leave out --protocol.");
+        }
+        List<Combination> chosen = target == null ? speaking(selection.combinations(List.of()), asked)
                 : List.of(target.combination());
         Logs.configure();
         PrintWriter out = spec.commandLine().getOut();
-        Verifier verifier = target == null ? new Verifier(Registry.ENGINES, delay, concurrency)
-                : Verifier.ofRunning(Registry.ENGINES, target.delay(), concurrency);
+        Verifier verifier = target == null ? new Verifier(Registry.ENGINES, delay, concurrency, asked)
+                : Verifier.ofRunning(Registry.ENGINES, target.delay(), concurrency, speaks);
         if (target == null) {
-            out.printf(Locale.ROOT, "verify: delay %s per item, %d concurrent requests per page%n",
-                    Durations.format(delay), concurrency);
+            out.printf(Locale.ROOT, "verify: delay %s per item, %d concurrent requests per page%s%n",
+                    Durations.format(delay), concurrency, asked == ServeConfig.DEFAULT_PROTOCOL ? ""
+                            : ", over " + asked.id() + " (" + asked.description() + ")");
         } else {
-            out.printf(Locale.ROOT, "verify: %s; %d concurrent requests per page%n", target.note(), concurrency);
+            out.printf(Locale.ROOT, "verify: %s; %d concurrent requests per page%s%n", target.note(), concurrency,
+                    speaks == ServeConfig.DEFAULT_PROTOCOL ? "" : ", over " + speaks.id());
         }
         if (!verifier.checksProgressive()) {
             out.println("verify: " + verifier.whyNotProgressive());
@@ -99,6 +117,21 @@ final class VerifyCommand implements Callable<Integer> {
                 : "verify: " + failed + " of " + chosen.size() + " combinations FAILED");
         out.flush();
         return failed == 0 ? 0 : 1;
+    }
+
+    /**
+     * The combinations whose server speaks {@code protocol}; none is a usage error naming the servers that do (a
+     * selection of several servers keeps those that speak it: verify over h2c checks every server that offers it).
+     */
+    private static List<Combination> speaking(List<Combination> selected, Protocol protocol) {
+        List<Combination> kept = selected.stream().filter(c -> c.server().protocols().contains(protocol)).toList();
+        if (kept.isEmpty() && !selected.isEmpty()) {
+            throw new UsageException("--protocol=" + protocol.id() + " is not available with server "
+                    + selected.get(0).server().id() + ", which speaks " + Protocol.ids(selected.get(0).server()
+                    .protocols()) + "; the servers that speak it: " + String.join(", ", Registry.SERVERS.stream()
+                    .filter(s -> s.protocols().contains(protocol)).map(s -> s.id()).toList()) + ".");
+        }
+        return kept;
     }
 
     /** Milliseconds for a table cell; "-" for what was not measured. */

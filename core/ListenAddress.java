@@ -100,8 +100,13 @@ public final class ListenAddress {
 
     /** {@code http://host:port/}, an IPv6 address in brackets (RFC 3986 section 3.2.2): {@code http://[::1]:8080/}. */
     public static String url(String host, int port) {
+        return url("http", host, port);
+    }
+
+    /** The same with {@code scheme} ({@code https} for a server over TLS). */
+    public static String url(String scheme, String host, int port) {
         boolean ipv6 = host.contains(":") && !host.startsWith("[");
-        return "http://" + (ipv6 ? "[" + host + "]" : host) + ":" + port + "/";
+        return scheme + "://" + (ipv6 ? "[" + host + "]" : host) + ":" + port + "/";
     }
 
     /**

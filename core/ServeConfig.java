@@ -1,5 +1,6 @@
 package core;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +14,7 @@ import java.util.List;
  */
 public record ServeConfig(Server server, Engine engine, Mode mode, String host, int port,
                           Duration delay, DataSource.Timers timers, int threads, Duration grace, int failAfter,
-                          ConnectionLimits limits) {
+                          ConnectionLimits limits, Protocol protocol, Path tlsCert, Path tlsKey) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 8080;
@@ -27,6 +28,7 @@ public record ServeConfig(Server server, Engine engine, Mode mode, String host, 
     public static final Duration DEFAULT_GRACE = Durations.parse(DEFAULT_GRACE_TEXT);
     /** --fail-after's default: the data source never fails. */
     public static final int NEVER_FAIL = -1;
+    public static final Protocol DEFAULT_PROTOCOL = Protocol.byId(Protocol.DEFAULT_TEXT);
     public static final DataSource.Timers DEFAULT_TIMERS = DataSource.Timers.byId(DataSource.Timers.DEFAULT_TEXT);
 
     public ServeConfig {
@@ -40,12 +42,24 @@ public record ServeConfig(Server server, Engine engine, Mode mode, String host, 
         if (delay.isNegative() || grace.isNegative()) {
             throw new UsageException("durations must not be negative.");
         }
+        if (!server.protocols().contains(protocol)) {
+            throw new UsageException("--protocol=" + protocol.id() + " is not available with server " + server.id()
+                    + ", which speaks " + Protocol.ids(server.protocols()) + ".");
+        }
+        if ((tlsCert == null) != (tlsKey == null)) {
+            throw new UsageException("--tls-cert and --tls-key go together: give both, or neither for a self-signed"
+                    + " certificate.");
+        }
+        if (tlsCert != null && !protocol.tls()) {
+            throw new UsageException("--tls-cert and --tls-key need a protocol over TLS: --protocol=h1s or h2.");
+        }
     }
 
     /** {@code c} with serve's defaults for every other flag: what {@code serve --server --engine --mode} runs. */
     public static ServeConfig defaults(Combination c) {
         return new ServeConfig(c.server(), c.engine(), c.mode(), DEFAULT_HOST, DEFAULT_PORT, DEFAULT_DELAY,
-                DEFAULT_TIMERS, DEFAULT_THREADS, DEFAULT_GRACE, NEVER_FAIL, ConnectionLimits.DEFAULT);
+                DEFAULT_TIMERS, DEFAULT_THREADS, DEFAULT_GRACE, NEVER_FAIL, ConnectionLimits.DEFAULT,
+                DEFAULT_PROTOCOL, null, null);
     }
 
     /** {@code c} at {@code delay} on a free loopback port, serve's defaults otherwise: for tests, verify and bench. */
@@ -72,6 +86,11 @@ public record ServeConfig(Server server, Engine engine, Mode mode, String host, 
         add(args, "--fail-after", failAfter, d.failAfter);
         add(args, "--backlog", limits.backlog(), d.limits.backlog());
         add(args, "--idle-timeout", Durations.format(limits.idleTimeout()), Durations.format(d.limits.idleTimeout()));
+        add(args, "--protocol", protocol.id(), d.protocol.id());
+        if (tlsCert != null) {
+            args.add("--tls-cert=" + tlsCert);
+            args.add("--tls-key=" + tlsKey);
+        }
         return args;
     }
 
@@ -101,7 +120,18 @@ public record ServeConfig(Server server, Engine engine, Mode mode, String host, 
 
     /** Where and how the server listens: the narrow view a server gets, which names no mode. */
     public Server.Listen listen() {
-        return new Server.Listen(host, port, threads, serving(), limits);
+        return new Server.Listen(host, port, threads, serving(), limits, protocol, tls());
+    }
+
+    /**
+     * The key and certificate of a protocol over TLS, null in clear text: the user's PEM pair, or else a new
+     * self-signed certificate for {@link #host} (each call makes another: call it once per server started).
+     */
+    public Tls tls() {
+        if (!protocol.tls()) {
+            return null;
+        }
+        return tlsCert != null ? Tls.read(tlsCert, tlsKey) : Tls.selfSigned(host);
     }
 
     /**
@@ -124,7 +154,7 @@ public record ServeConfig(Server server, Engine engine, Mode mode, String host, 
 
     /** The same, for a server that also serves the demo's buffered pages ({@code serve --demo}) if {@code demo}. */
     public ServerInfo info(boolean demo) {
-        return ServerInfo.of(server.id(), engine.id(), mode.id(), delay, timers, threads, demo);
+        return ServerInfo.of(server.id(), engine.id(), mode.id(), delay, timers, threads, protocol.id(), demo);
     }
 
     /**
@@ -132,7 +162,8 @@ public record ServeConfig(Server server, Engine engine, Mode mode, String host, 
      * combination as this build's registry names it (core does not know the registry), {@code host} and
      * {@code port} where it was reached. The flags /info.json does not carry (--grace, --fail-after, --backlog,
      * --idle-timeout) are serve's defaults; a scheduler this build does not know, or none (an older server), is the
-     * default one, as is a pool size it does not give.
+     * default one, as is a pool size it does not give, and a protocol it does not give or this build does not know
+     * is HTTP/1.1 (an older server's). A TLS server's certificate files stay its own: a client trusts what it presents.
      */
     public static ServeConfig from(ServerInfo info, Combination running, String host, int port) {
         DataSource.Timers scheduler = DEFAULT_TIMERS;
@@ -141,8 +172,15 @@ public record ServeConfig(Server server, Engine engine, Mode mode, String host, 
                 scheduler = t;
             }
         }
+        Protocol protocol = DEFAULT_PROTOCOL;
+        for (Protocol p : Protocol.values()) {
+            if (p.id().equals(info.protocol())) {
+                protocol = p;
+            }
+        }
         return defaults(running).withHost(host).withPort(port).withDelay(info.delayDuration()).withTimers(scheduler)
-                .withThreads(info.threads() < 1 ? DEFAULT_THREADS : info.threads());
+                .withThreads(info.threads() < 1 ? DEFAULT_THREADS : info.threads())
+                .withProtocol(protocol);
     }
 
     public Combination combination() {
@@ -150,34 +188,45 @@ public record ServeConfig(Server server, Engine engine, Mode mode, String host, 
     }
 
     public ServeConfig withHost(String host) {
-        return new ServeConfig(server, engine, mode, host, port, delay, timers, threads, grace, failAfter, limits);
+        return new ServeConfig(server, engine, mode, host, port, delay, timers, threads, grace, failAfter, limits, protocol, tlsCert, tlsKey);
     }
 
     public ServeConfig withPort(int port) {
-        return new ServeConfig(server, engine, mode, host, port, delay, timers, threads, grace, failAfter, limits);
+        return new ServeConfig(server, engine, mode, host, port, delay, timers, threads, grace, failAfter, limits, protocol, tlsCert, tlsKey);
     }
 
     public ServeConfig withDelay(Duration delay) {
-        return new ServeConfig(server, engine, mode, host, port, delay, timers, threads, grace, failAfter, limits);
+        return new ServeConfig(server, engine, mode, host, port, delay, timers, threads, grace, failAfter, limits, protocol, tlsCert, tlsKey);
     }
 
     public ServeConfig withTimers(DataSource.Timers timers) {
-        return new ServeConfig(server, engine, mode, host, port, delay, timers, threads, grace, failAfter, limits);
+        return new ServeConfig(server, engine, mode, host, port, delay, timers, threads, grace, failAfter, limits, protocol, tlsCert, tlsKey);
     }
 
     public ServeConfig withThreads(int threads) {
-        return new ServeConfig(server, engine, mode, host, port, delay, timers, threads, grace, failAfter, limits);
+        return new ServeConfig(server, engine, mode, host, port, delay, timers, threads, grace, failAfter, limits, protocol, tlsCert, tlsKey);
     }
 
     public ServeConfig withGrace(Duration grace) {
-        return new ServeConfig(server, engine, mode, host, port, delay, timers, threads, grace, failAfter, limits);
+        return new ServeConfig(server, engine, mode, host, port, delay, timers, threads, grace, failAfter, limits, protocol, tlsCert, tlsKey);
     }
 
     public ServeConfig withLimits(ConnectionLimits limits) {
-        return new ServeConfig(server, engine, mode, host, port, delay, timers, threads, grace, failAfter, limits);
+        return new ServeConfig(server, engine, mode, host, port, delay, timers, threads, grace, failAfter, limits, protocol, tlsCert, tlsKey);
     }
 
     public ServeConfig withFailAfter(int items) {
-        return new ServeConfig(server, engine, mode, host, port, delay, timers, threads, grace, items, limits);
+        return new ServeConfig(server, engine, mode, host, port, delay, timers, threads, grace, items, limits, protocol, tlsCert, tlsKey);
+    }
+
+    public ServeConfig withProtocol(Protocol protocol) {
+        return new ServeConfig(server, engine, mode, host, port, delay, timers, threads, grace, failAfter, limits,
+                protocol, protocol.tls() ? tlsCert : null, protocol.tls() ? tlsKey : null);
+    }
+
+    /** Over TLS with the user's PEM pair instead of a self-signed certificate. */
+    public ServeConfig withTlsFiles(Path cert, Path key) {
+        return new ServeConfig(server, engine, mode, host, port, delay, timers, threads, grace, failAfter, limits,
+                protocol, cert, key);
     }
 }

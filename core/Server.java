@@ -27,6 +27,15 @@ public interface Server {
     List<Handler> handling();
 
     /**
+     * The protocols this server can speak on its port ({@code serve --protocol}), as data: the tables show them
+     * and {@link ServeConfig} refuses any other. HTTP/1.1 in clear text alone unless the server says more; a server
+     * that offers HTTP/2 must send each chunk as its own DATA frame when it is written, as over HTTP/1.1.
+     */
+    default List<Protocol> protocols() {
+        return List.of(Protocol.H1);
+    }
+
+    /**
      * True for a server whose library reads its connection limits ({@link ConnectionLimits}'s idle timeout) once
      * per JVM, when its first server starts: {@code serve} runs one server per JVM, so they apply there, but a
      * second server in the same JVM keeps the first one's.
@@ -81,9 +90,18 @@ public interface Server {
     /**
      * Where to listen, the platform threads of a blocking pool, the plan of the combination (whose handler the
      * server runs), and the backlog and timeouts every server applies to its connections: the part of
-     * {@link ServeConfig} a server needs ({@link ServeConfig#listen()}, its only maker), which names no mode.
+     * {@link ServeConfig} a server needs ({@link ServeConfig#listen()}, its only maker), which names no mode;
+     * the protocol to speak (one of {@link Server#protocols()}) and, for one over TLS, the key and certificate
+     * ({@code tls}, null in clear text).
      */
-    record Listen(String host, int port, int threads, Serving serving, ConnectionLimits limits) {
+    record Listen(String host, int port, int threads, Serving serving, ConnectionLimits limits, Protocol protocol,
+                  Tls tls) {
+
+        public Listen {
+            if (protocol.tls() != (tls != null)) {
+                throw new IllegalArgumentException("TLS material is needed for " + protocol.id() + " and only then");
+            }
+        }
 
         /** The handler the plan chose among the server's {@link Server#handling()}. */
         public Handler handler() {

@@ -18,7 +18,7 @@ import java.util.List;
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record ServerInfo(String pssrbench, String java, String server, String engine, String mode, String delay,
                          @JsonProperty("delay_ns") long delayNs,
-                         @JsonProperty("source_scheduler") String sourceScheduler, int threads,
+                         @JsonProperty("source_scheduler") String sourceScheduler, int threads, String protocol,
                          List<PageInfo> pages, @JsonProperty("buffered_pages") List<PageInfo> bufferedPages) {
 
     public static final String PATH = "/info.json";
@@ -38,9 +38,9 @@ public record ServerInfo(String pssrbench, String java, String server, String en
      * {@code buffered_pages}.
      */
     static ServerInfo of(String server, String engine, String mode, Duration delay, DataSource.Timers timers,
-                         int threads, boolean demo) {
+                         int threads, String protocol, boolean demo) {
         return new ServerInfo(Version.VERSION, Runtime.version().toString(), server, engine, mode,
-                Durations.format(delay), delay.toNanos(), timers.id(), threads,
+                Durations.format(delay), delay.toNanos(), timers.id(), threads, protocol,
                 Arrays.stream(Page.values()).map(p -> new PageInfo(p.id(), p.path(), p.items().size())).toList(),
                 !demo ? List.of() : Arrays.stream(Page.values())
                         .map(p -> new PageInfo(p.id(), Demo.BUFFERED + p.path(), p.items().size())).toList());

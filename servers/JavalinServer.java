@@ -6,6 +6,8 @@ import core.ListenAddress;
 import core.Logs;
 import core.Page;
 import core.PortInUseException;
+import core.Protocol;
+import core.Tls;
 import core.Render;
 import core.Render.RenderFailedException;
 import core.Server;
@@ -17,7 +19,15 @@ import io.javalin.http.HandlerType;
 import org.eclipse.jetty.ee10.servlet.ServletApiRequest;
 import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
 import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
+import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
+import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
+import org.eclipse.jetty.server.ConnectionFactory;
+import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
@@ -59,6 +69,45 @@ public final class JavalinServer implements Server {
                 new Handler(Handler.Kind.PLATFORM, true, pool));   // servlet async: the handler returns at once
     }
 
+    /** Jetty's HTTP/2 modules (jetty-http2-server) and its ALPN on the JDK's TLS (jetty-alpn-java-server). */
+    @Override
+    public List<Protocol> protocols() {
+        return Protocol.all();
+    }
+
+    /**
+     * The connection factories of the connector, the default (first) one taking a new connection. h2c: HTTP/1.1
+     * first, and Jetty's HttpConnection hands a connection to the h2c factory both when a request asks to Upgrade
+     * and when the HTTP/2 preface ({@code PRI * HTTP/2.0}) arrives instead of a request line (prior knowledge).
+     * Over TLS: TLS, then ALPN choosing h2 or http/1.1 (http/1.1 for a client that offers neither), with
+     * SecureRequestCustomizer so that requests say https; its SNI host check is off, since a self-signed
+     * certificate's names need not match the host a client used and the client, not the server, checks them.
+     * Jetty's HTTP/2 defaults are kept: each flush of the servlet stream is written as DATA frames at once, within
+     * the client's window (65,535 bytes by default, more than a page), and the frame size (16 kB) only splits an item.
+     */
+    private static ConnectionFactory[] factories(Protocol protocol, Tls tls, HttpConfiguration http) {
+        if (!protocol.tls()) {
+            return protocol.http2()
+                    ? new ConnectionFactory[] {new HttpConnectionFactory(http), new HTTP2CServerConnectionFactory(http)}
+                    : new ConnectionFactory[] {new HttpConnectionFactory(http)};
+        }
+        SecureRequestCustomizer secure = new SecureRequestCustomizer();
+        secure.setSniHostCheck(false);
+        http.addCustomizer(secure);
+        SslContextFactory.Server context = new SslContextFactory.Server();
+        context.setSslContext(tls.serverContext());
+        HttpConnectionFactory http11 = new HttpConnectionFactory(http);
+        if (!protocol.http2()) {
+            return new ConnectionFactory[] {new SslConnectionFactory(context, http11.getProtocol()), http11};
+        }
+        // ALPN's names: "http/1.1", where the factory's own name is "HTTP/1.1" (measured: with that name, a client
+        // offering http/1.1 alone had its handshake cut); Jetty finds the factory by either.
+        ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory("h2", "http/1.1");
+        alpn.setDefaultProtocol("http/1.1");
+        return new ConnectionFactory[] {new SslConnectionFactory(context, alpn.getProtocol()), alpn,
+                new HTTP2ServerConnectionFactory(http), http11};
+    }
+
     @Override
     public Running start(Listen listen, Site site) {
         Logs.quiet("org.eclipse.jetty", "io.javalin");
@@ -77,7 +126,7 @@ public final class JavalinServer implements Server {
                 // connect p99 1.1-2.3 s); with 2 and 2, none in one run, 3,102 in the next (docs/servers.md).
                 int cores = Runtime.getRuntime().availableProcessors();
                 ServerConnector connector = new ServerConnector(server, Math.max(2, Math.min(4, cores / 8)),
-                        Math.max(2, cores / 2), new HttpConnectionFactory(http));
+                        Math.max(2, cores / 2), factories(listen.protocol(), listen.tls(), http));
                 connector.setHost(listen.host());
                 connector.setPort(listen.port());
                 connector.setAcceptQueueSize(listen.limits().backlog());

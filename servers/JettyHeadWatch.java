@@ -41,8 +41,16 @@ final class JettyHeadWatch implements Connection.Listener, HttpConfiguration.Cus
         this.timeoutMs = timeout.toMillis();
     }
 
+    /**
+     * HTTP/1.1 connections only: one served over TLS opens as a TLS connection and then the HTTP/1.1 one within it,
+     * whose requests cancel its clock; an HTTP/2 connection carries many streams at once, so no head bounds it (a
+     * clock set again by one stream's end would cut the others' pages).
+     */
     @Override
     public void onOpened(Connection connection) {
+        if (!(connection instanceof org.eclipse.jetty.server.internal.HttpConnection)) {
+            return;
+        }
         CyclicTimeout clock = new CyclicTimeout(connector.getScheduler()) {
             @Override
             public void onTimeoutExpired() {

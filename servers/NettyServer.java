@@ -5,6 +5,8 @@ import core.Handler;
 import core.ListenAddress;
 import core.Logs;
 import core.Page;
+import core.Protocol;
+import core.Tls;
 import core.PortInUseException;
 import core.Render;
 import core.Server;
@@ -23,6 +25,9 @@ import reactor.core.publisher.FluxSink;
 import reactor.core.publisher.Mono;
 import reactor.netty.ChannelBindException;
 import reactor.netty.DisposableServer;
+import reactor.netty.http.Http11SslContextSpec;
+import reactor.netty.http.Http2SslContextSpec;
+import reactor.netty.http.HttpProtocol;
 import reactor.netty.http.server.HttpServer;
 import reactor.netty.http.server.HttpServerResponse;
 import reactor.netty.resources.LoopResources;
@@ -55,6 +60,12 @@ public final class NettyServer implements Server {
         return List.of(new Handler(Handler.Kind.EVENT_LOOP, true, "the connection's event loop"));
     }
 
+    /** Reactor Netty's HttpProtocol and SslProvider: clear text or TLS, HTTP/1.1 or HTTP/2 beside it. */
+    @Override
+    public List<Protocol> protocols() {
+        return Protocol.all();
+    }
+
     @Override
     public Running start(Listen listen, Site site) {
         Logs.quiet("reactor", "io.netty");
@@ -73,7 +84,7 @@ public final class NettyServer implements Server {
         DisposableServer server;
         try {
             // Reactor Netty sets TCP_NODELAY itself and does not compress unless asked to.
-            server = HttpServer.create()
+            server = speak(HttpServer.create(), listen.protocol(), listen.tls())
                     .host(listen.host())
                     .port(listen.port())
                     .runOn(loops)
@@ -131,6 +142,25 @@ public final class NettyServer implements Server {
                 server.disposeNow(Duration.ofSeconds(2));
                 loops.disposeLater(Duration.ZERO, Duration.ofSeconds(2)).block();
             }
+        };
+    }
+
+    /**
+     * The protocol on the port. {@code protocol(HTTP11, H2C)} takes both the HTTP/1.1 Upgrade and the HTTP/2
+     * preface (prior knowledge) on one port; {@code (HTTP11, H2)} with an HTTP/2 TLS context offers h2 and
+     * http/1.1 by ALPN. Each Flux element is still written and flushed on its own (see {@link Responder#chunks}):
+     * Netty's HTTP/2 codec turns each flushed write into a DATA frame at once, within the client's window.
+     * No flow-control setting is changed: the window that limits a page is the client's (65,535 bytes by
+     * default per stream, more than a page: Stocks is under 5 kB), and Netty's frame size (16 kB) only splits an
+     * item, it does not wait to fill one.
+     */
+    private static HttpServer speak(HttpServer server, Protocol protocol, Tls tls) {
+        return switch (protocol) {
+            case H1 -> server;
+            case H1S -> server.secure(spec -> spec.sslContext(Http11SslContextSpec.forServer(tls.key(), tls.chain())));
+            case H2C -> server.protocol(HttpProtocol.HTTP11, HttpProtocol.H2C);
+            case H2 -> server.protocol(HttpProtocol.HTTP11, HttpProtocol.H2)
+                    .secure(spec -> spec.sslContext(Http2SslContextSpec.forServer(tls.key(), tls.chain())));
         };
     }
 

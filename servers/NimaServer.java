@@ -5,6 +5,8 @@ import core.Handler;
 import core.Logs;
 import core.Page;
 import core.PortInUseException;
+import core.Protocol;
+import core.Tls;
 import core.Render.RenderFailedException;
 import core.Server;
 import core.Site;
@@ -17,6 +19,10 @@ import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.http1.Http1ConnectionSelector;
 import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.WebServer;
+import io.helidon.webserver.WebServerConfig;
+import io.helidon.webserver.http2.Http2Config;
+import io.helidon.webserver.http2.Http2ConnectionSelector;
+import io.helidon.webserver.http2.Http2Upgrader;
 import io.helidon.webserver.http.RoutingResponse;
 import io.helidon.webserver.http.ServerResponse;
 
@@ -80,7 +86,10 @@ public final class NimaServer implements Server {
         NimaHeadWatch headWatch = new NimaHeadWatch(listen.limits().idleTimeout());
         NimaStop stop = new NimaStop();   // Helidon has no stop of accepting alone: NimaStop says how it makes one
         Http1Config http1 = Http1Config.builder().addReceiveListener(headWatch).build();
-        WebServer server = stop.start(() -> WebServer.builder()
+        WebServer server = stop.start(() -> {
+            WebServerConfig.Builder builder = WebServer.builder();
+            speak(builder, listen.protocol(), listen.tls(), http1, headWatch, stop);
+            return builder
                 .host(listen.host())
                 .port(listen.port())
                 .shutdownHook(false)   // PssrBench drains and stops servers itself
@@ -92,15 +101,13 @@ public final class NimaServer implements Server {
                 .backlog(listen.limits().backlog())
                 .idleConnectionTimeout(listen.limits().idleTimeout())
                 .idleConnectionPeriod(period(listen.limits().idleTimeout()))
-                // Only this HTTP/1 selector (Helidon's own, wrapped to start each connection's head clock), no
+                // Only the selectors speak() adds (Helidon's own, wrapped to start each connection's head clock), no
                 // protocol configuration and no discovered one. With service discovery on as well (measured),
                 // Helidon answered a garbage request line with nothing and no longer swept idle connections; with
                 // a single selector Helidon creates the connection as it is accepted, before its first byte.
                 .protocolsDiscoverServices(false)
                 .directHandlers(handlers -> handlers.addHandler(DirectHandler.EventType.INTERNAL_ERROR,
                         NimaServer::internalError))
-                .addConnectionSelector(stop.selector(
-                        headWatch.selector(Http1ConnectionSelector.builder().config(http1).build())))
                 // How long Helidon's stop, begun by stopAccepting, waits for the open connections before it
                 // interrupts them (default 0.5 s): longer than the drain (the grace, then up to 0.5 s for the pages it
                 // cut), so that the drain, not Helidon, ends the pages; close() ends the wait when the drain is done.
@@ -114,7 +121,8 @@ public final class NimaServer implements Server {
                     NimaHeadWatch.responded();   // not reached when the response ended by closing the connection
                 }))
                 .build()
-                .start());
+                .start();
+        });
         if (!server.isRunning()) {   // Helidon's start() does not throw when it cannot bind
             throw new PortInUseException(listen.host(), listen.port(), null);
         }
@@ -134,6 +142,36 @@ public final class NimaServer implements Server {
                 stop.close();
             }
         };
+    }
+
+    /** Helidon's HTTP/2 module (helidon-webserver-http2): its selector, its HTTP/1.1 upgrader, ALPN over TLS. */
+    @Override
+    public List<Protocol> protocols() {
+        return Protocol.all();
+    }
+
+    /**
+     * The protocol on the port, as Helidon's connection selectors and TLS. Clear-text HTTP/2 is two of them: the
+     * HTTP/2 selector, which recognises the prior-knowledge preface, and the HTTP/1 selector's h2c upgrader; with
+     * two selectors Helidon reads a connection's first bytes to choose, so an HTTP/1 connection is created (and its
+     * head clock started) at its first byte rather than at the accept. Over TLS, ALPN offers the protocols of the
+     * selectors given (h2 and http/1.1, or http/1.1 alone). The HTTP/2 settings are Helidon's defaults: a page is
+     * written through the response's output stream, each flush a DATA frame at once (within the client's window,
+     * 65,535 bytes by default, more than a whole page), and the max frame size (16 kB) only splits an item.
+     */
+    private static void speak(WebServerConfig.Builder builder, Protocol protocol, Tls tls, Http1Config http1,
+                              NimaHeadWatch headWatch, NimaStop stop) {
+        var http1Selector = Http1ConnectionSelector.builder().config(http1);
+        if (protocol.http2()) {
+            Http2Config http2 = Http2Config.create();
+            http1Selector.addUpgrader(Http2Upgrader.create(http2));
+            builder.addConnectionSelector(stop.selector(Http2ConnectionSelector.builder().http2Config(http2)
+                    .build()));
+        }
+        builder.addConnectionSelector(stop.selector(headWatch.selector(http1Selector.build())));
+        if (protocol.tls()) {
+            builder.tls(io.helidon.common.tls.Tls.builder().sslContext(tls.serverContext()).build());
+        }
     }
 
     /**

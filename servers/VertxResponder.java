@@ -27,6 +27,14 @@ record VertxResponder(Site site, HttpServerRequest req, ThreadingModel threading
         return req.response();
     }
 
+    /**
+     * HTTP/2 (h2c or h2): connection-specific headers such as {@code Connection} are forbidden there (RFC 9113
+     * section 8.2.2), and a connection carries other streams, so a page is cut by resetting its stream alone.
+     */
+    private boolean http2() {
+        return req.version() == HttpVersion.HTTP_2;
+    }
+
     private boolean http10() {
         return req.version() == HttpVersion.HTTP_1_0;
     }
@@ -57,7 +65,7 @@ record VertxResponder(Site site, HttpServerRequest req, ThreadingModel threading
         HttpServerResponse res = res().setStatusCode(reply.status()).putHeader("Content-Type", reply.contentType());
         reply.headers().forEach(res::putHeader);
         boolean close = reply.close() || askedToClose();
-        if (close) {
+        if (close && !http2()) {
             res.putHeader("Connection", "close");   // Vert.x leaves the header alone, but does not close itself
         }
         // The length, also for HEAD: Vert.x sets none on a HEAD response, and sends no body.
@@ -82,12 +90,13 @@ record VertxResponder(Site site, HttpServerRequest req, ThreadingModel threading
 
     @Override
     public Void page(Page page) {
-        HttpServerResponse res = res().putHeader("Content-Type", Site.HTML).setChunked(true);   // not for 1.0
+        // setChunked: not for 1.0; over HTTP/2 it has no effect, and each write becomes DATA frames, flushed.
+        HttpServerResponse res = res().putHeader("Content-Type", Site.HTML).setChunked(true);
         if (http10()) {
             // An HTTP/1.0 body without length ends when the connection closes. Vert.x says keep-alive to a
             // client that asked for it (when it writes the headers, hence this hook) and would keep it open.
             res.headersEndHandler(v -> res.putHeader("Connection", "close"));
-        } else if (askedToClose()) {
+        } else if (askedToClose() && !http2()) {
             res.putHeader("Connection", "close");
         }
         switch (threading) {
@@ -112,6 +121,10 @@ record VertxResponder(Site site, HttpServerRequest req, ThreadingModel threading
      * writes the chunks already queued first).
      */
     private void abort() {
+        if (http2()) {
+            res().reset();   // RST_STREAM: the other streams of the connection go on
+            return;
+        }
         req.connection().close();
     }
 

@@ -4,6 +4,8 @@ import core.Handler;
 import core.ListenAddress;
 import core.Logs;
 import core.PortInUseException;
+import core.Protocol;
+import core.Tls;
 import core.Server;
 import core.Site;
 import io.vertx.core.DeploymentOptions;
@@ -15,6 +17,7 @@ import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpVersion;
+import io.vertx.core.net.KeyCertOptions;
 import io.vertx.core.net.SocketAddress;
 
 import java.net.BindException;
@@ -99,6 +102,12 @@ public final class VertxServer implements Server {
                         + " --threads platform threads (executeBlocking)"));
     }
 
+    /** Vert.x's h2c switch and its TLS options with ALPN. */
+    @Override
+    public List<Protocol> protocols() {
+        return Protocol.all();
+    }
+
     /** The plan's handler as Vert.x's threading model of the verticles, or its worker pool. */
     static ThreadingModel threading(Handler handler) {
         return switch (handler.kind()) {
@@ -125,12 +134,12 @@ public final class VertxServer implements Server {
         HttpServerOptions options = new HttpServerOptions()
                 .setTcpNoDelay(true)                 // Vert.x's default too
                 .setCompressionSupported(false)      // the default: compression would hold chunks back
-                .setHttp2ClearTextEnabled(false)     // HTTP/1.1 only, as the other servers (default: h2c accepted)
                 .setAcceptBacklog(listen.limits().backlog())   // default: the OS's (-1)
                 // Default: never. Closes a connection that got no whole request head and wrote nothing for that
                 // long (its handler is after the HTTP decoder): idle, half-sent and trickling alike, not a page.
                 .setIdleTimeout((int) listen.limits().idleTimeout().toMillis())
                 .setIdleTimeoutUnit(java.util.concurrent.TimeUnit.MILLISECONDS);
+        speak(options, listen.protocol(), listen.tls());
         try {
             if (threading == ThreadingModel.WORKER) {
                 prestartWorkers(vertx, listen.threads());
@@ -178,6 +187,23 @@ public final class VertxServer implements Server {
                 VertxServer.close(vertx, listeners);
             }
         };
+    }
+
+    /**
+     * The protocol on the port. h2c on (Vert.x's default) takes both the HTTP/1.1 Upgrade and the HTTP/2 preface;
+     * off for h1 and h1s, which speak HTTP/1.1 only (Vert.x would otherwise answer an Upgrade with HTTP/2). Over
+     * TLS, ALPN offers h2 and http/1.1 (Vert.x's default list) or http/1.1 alone. No HTTP/2 window or frame
+     * setting is changed: each write of a page is flushed as DATA frames at once ("chunked has no effect for an
+     * HTTP/2 stream"), a page (under 5 kB for Stocks) is far inside the client's initial 65,535-byte window, and a
+     * frame (16 kB at most) is not waited for to fill.
+     */
+    private static void speak(HttpServerOptions options, Protocol protocol, Tls tls) {
+        options.setHttp2ClearTextEnabled(protocol == Protocol.H2C);
+        if (protocol.tls()) {
+            options.setSsl(true).setUseAlpn(true).setKeyCertOptions(KeyCertOptions.wrap(tls.keyManagers()))
+                    .setAlpnVersions(protocol.http2() ? List.of(HttpVersion.HTTP_2, HttpVersion.HTTP_1_1)
+                            : List.of(HttpVersion.HTTP_1_1));
+        }
     }
 
     /**

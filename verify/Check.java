@@ -17,6 +17,7 @@ public record Check(Status status, Name name, String message) {
         START("the server starts", false),
         FETCH("the page can be fetched", false),
         ENGINES("every engine renders the same bytes, and its fragments add up to its page", false),
+        PROTOCOL("the response came back on the protocol asked for (HTTP/1.1 or HTTP/2)", false),
         STATUS("status 200", false),
         CONTENT_TYPE("Content-Type text/html; charset=utf-8", false),
         ENCODING("no compression", false),

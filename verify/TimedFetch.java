@@ -25,11 +25,17 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * One GET with the JDK's HTTP/1.1 client, timing when the headers and each piece of the body arrived (relative to
- * the moment the request was handed to the client).
+ * One GET, timing when the headers and each piece of the body arrived (relative to the moment the request was
+ * handed to the client), and the HTTP version the response came back on ({@link #HTTP_1_1} or {@link #HTTP_2}):
+ * made here with the JDK's client, or by {@link H2cFetcher} for HTTP/2 by prior knowledge ({@link Fetcher}).
  */
 public record TimedFetch(int status, HttpHeaders headers, byte[] body, long headersNanos, List<Long> arrivalNanos,
-                         List<Integer> arrivalEnds) {
+                         List<Integer> arrivalEnds, String version) {
+
+    public static final String HTTP_1_1 = "HTTP/1.1";
+    public static final String HTTP_2 = "HTTP/2";
+    /** Asks for compression, so that verify can see that none is applied. */
+    static final String ACCEPT_ENCODING = "gzip, deflate";
 
     public static HttpClient client() {
         return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -38,9 +44,8 @@ public record TimedFetch(int status, HttpHeaders headers, byte[] body, long head
 
     /** Sends the request; the future completes when the body is complete, or fails if the body was cut. */
     public static CompletableFuture<TimedFetch> get(HttpClient client, URI uri) {
-        // Accept-Encoding asks for compression so that verify can see that none is applied.
         HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(60))
-                .header("Accept-Encoding", "gzip, deflate").GET().build();
+                .header("Accept-Encoding", TimedFetch.ACCEPT_ENCODING).GET().build();
         long start = System.nanoTime();
         long[] headersAt = new long[1];
         Collector collector = new Collector(start);
@@ -48,7 +53,8 @@ public record TimedFetch(int status, HttpHeaders headers, byte[] body, long head
             headersAt[0] = System.nanoTime() - start;
             return HttpResponse.BodySubscribers.fromSubscriber(collector, c -> c.bytes.toByteArray());
         }).thenApply(r -> new TimedFetch(r.statusCode(), r.headers(), r.body(), headersAt[0],
-                List.copyOf(collector.arrivals), List.copyOf(collector.ends)));
+                List.copyOf(collector.arrivals), List.copyOf(collector.ends),
+                r.version() == HttpClient.Version.HTTP_2 ? HTTP_2 : HTTP_1_1));
     }
 
     /** Time to first byte of the body, in nanoseconds; -1 for an empty body. */

@@ -4,6 +4,7 @@ import core.Engine;
 import core.Combination;
 import core.Durations;
 import core.Page;
+import core.Protocol;
 import core.ServeConfig;
 import core.Server;
 import core.Site;
@@ -11,7 +12,6 @@ import core.Streaming;
 import core.UsageException;
 
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,9 +23,11 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * TechEmpower-style verification, run before anything is measured: each combination is started on an ephemeral
- * loopback port with a large per-item delay, and both pages are fetched with a real HTTP/1.1 client and checked
- * for status and headers, byte identity with every engine's rendering, equality with the reference page,
- * well-formed HTML, progressive arrival, and identical bodies under concurrency.
+ * loopback port with a large per-item delay, and both pages are fetched with a client that really speaks the
+ * protocol under test ({@link Fetcher}: HTTP/1.1, HTTP/1.1 over TLS, h2c by prior knowledge, h2 by ALPN) and
+ * checked for the protocol the response came back on, status and headers, byte identity with every engine's
+ * rendering, equality with the reference page, well-formed HTML, progressive arrival, and identical bodies under
+ * concurrency.
  */
 public final class Verifier {
 
@@ -50,13 +52,19 @@ public final class Verifier {
     private final Duration delay;
     private final int concurrency;
     private final boolean progressive;
+    private final Protocol protocol;
 
     /**
      * For servers started here, at a delay chosen to show streaming: at least {@link #MIN_DELAY}. {@code engines}:
      * every engine of the build, which must all render the same bytes (the served pages are compared with them).
      */
     public Verifier(List<Engine> engines, Duration delay, int concurrency) {
-        this(engines, delay, concurrency, true);
+        this(engines, delay, concurrency, ServeConfig.DEFAULT_PROTOCOL);
+    }
+
+    /** The same, the servers started here speaking {@code protocol}, and fetched over it. */
+    public Verifier(List<Engine> engines, Duration delay, int concurrency, Protocol protocol) {
+        this(engines, delay, concurrency, true, protocol);
         if (delay.compareTo(MIN_DELAY) < 0) {
             throw new UsageException("verify needs a --delay of at least " + Durations.format(MIN_DELAY)
                     + " to tell progressive pages apart.");
@@ -68,16 +76,22 @@ public final class Verifier {
      * (see {@link #checksProgressive()}), everything else is.
      */
     public static Verifier ofRunning(List<Engine> engines, Duration delay, int concurrency) {
-        return new Verifier(engines, delay, concurrency, delay.compareTo(MIN_DELAY) >= 0);
+        return ofRunning(engines, delay, concurrency, ServeConfig.DEFAULT_PROTOCOL);
     }
 
-    private Verifier(List<Engine> engines, Duration delay, int concurrency, boolean progressive) {
+    /** The same for a server that speaks {@code protocol} (its /info.json says which). */
+    public static Verifier ofRunning(List<Engine> engines, Duration delay, int concurrency, Protocol protocol) {
+        return new Verifier(engines, delay, concurrency, delay.compareTo(MIN_DELAY) >= 0, protocol);
+    }
+
+    private Verifier(List<Engine> engines, Duration delay, int concurrency, boolean progressive, Protocol protocol) {
         if (concurrency < 1) {
             throw new UsageException("--concurrency must be at least 1.");
         }
         this.delay = delay;
         this.concurrency = concurrency;
         this.progressive = progressive;
+        this.protocol = protocol;
         Verdicts v = new Verdicts();
         Reference.renderAll(engines).forEach((page, byEngine) -> {
             var first = byEngine.entrySet().iterator().next();
@@ -164,18 +178,21 @@ public final class Verifier {
 
     /** Starts the combination in this JVM on an ephemeral port, verifies it, stops it. */
     public Result verify(Combination combination) {
-        ServeConfig config = ServeConfig.of(combination, delay);
+        ServeConfig config = ServeConfig.of(combination, delay).withProtocol(protocol);
         Site site = config.site();
         Server.Running running;
+        Server.Listen listen;
         try {
-            running = combination.server().start(config.listen(), site);
+            listen = config.listen();   // over TLS, a new self-signed certificate, which the client trusts alone
+            running = combination.server().start(listen, site);
         } catch (RuntimeException e) {
             site.close();
             return new Result(combination, List.of(), List.of(Check.fail(Check.Name.START,
                     "cannot start: " + e.getMessage())));
         }
         try {
-            return verify(combination, URI.create(core.ListenAddress.url(config.host(), running.port())));
+            return verify(combination, URI.create(core.ListenAddress.url(protocol.scheme(), config.host(),
+                    running.port())), Fetchers.of(protocol, listen.tls() == null ? null : listen.tls().trustingContext()));
         } finally {
             running.close();
             site.close();
@@ -184,14 +201,21 @@ public final class Verifier {
 
     /** Verifies a server that is already running at {@code base} (for example {@code http://127.0.0.1:8080}). */
     public Result verify(Combination combination, URI base) {
+        return verify(combination, base, Fetchers.of(protocol, null));
+    }
+
+    /**
+     * Verifies the server at {@code base} through {@code client}, which this closes: each response must come back
+     * on {@link Fetcher#version()}.
+     */
+    public Result verify(Combination combination, URI base, Fetcher client) {
         List<PageResult> pages = new ArrayList<>();
-        HttpClient client = TimedFetch.client();
         try {
             for (Page page : Page.values()) {
                 pages.add(verifyPage(client, base.resolve(page.path()), page, combination, true));
             }
         } finally {
-            client.shutdownNow();
+            client.close();
         }
         return new Result(combination, pages, engineChecks);
     }
@@ -202,7 +226,7 @@ public final class Verifier {
      * really streams otherwise than it declares fails every measurement the same way. Failures that the second
      * measurement clears are kept as warnings.
      */
-    private PageResult verifyPage(HttpClient client, URI uri, Page page, Combination combination, boolean retry) {
+    private PageResult verifyPage(Fetcher client, URI uri, Page page, Combination combination, boolean retry) {
         Verdicts v = new Verdicts();
         byte[] want = expected.get(page);
         int items = page.items().size();
@@ -210,13 +234,17 @@ public final class Verifier {
         TimedFetch fetch;
         try {
             // warm-up: class loading and JIT are not under test
-            TimedFetch.await(TimedFetch.get(client, uri), itemsMs);
-            fetch = TimedFetch.await(TimedFetch.get(client, uri), itemsMs);
+            TimedFetch.await(client.get(uri), itemsMs);
+            fetch = TimedFetch.await(client.get(uri), itemsMs);
         } catch (Exception e) {
             v.fail(Check.Name.FETCH, "GET " + uri.getPath() + " failed: " + TimedFetch.describe(e));
             return new PageResult(page, Double.NaN, Double.NaN, 0, Double.NaN, v.list());
         }
         v.checked(Check.Name.FETCH);
+        if (!fetch.version().equals(client.version())) {
+            v.fail(Check.Name.PROTOCOL, "the response came on " + fetch.version() + ", not " + client.version());
+        }
+        v.checked(Check.Name.PROTOCOL);
         checkResponse(fetch, want, v);
         if (!v.failed()) {
             Reference.check(page, new String(fetch.body(), java.nio.charset.StandardCharsets.UTF_8))
@@ -271,10 +299,10 @@ public final class Verifier {
         v.checked(Check.Name.CONTENT_TYPE, Check.Name.ENCODING, Check.Name.BODY);
     }
 
-    private void concurrent(HttpClient client, URI uri, byte[] want, double itemsMs, Verdicts v) {
+    private void concurrent(Fetcher client, URI uri, byte[] want, double itemsMs, Verdicts v) {
         List<CompletableFuture<TimedFetch>> all = new ArrayList<>();
         for (int i = 0; i < concurrency; i++) {
-            all.add(TimedFetch.get(client, uri));
+            all.add(client.get(uri));
         }
         int failed = 0;
         int wrong = 0;
@@ -282,10 +310,11 @@ public final class Verifier {
         for (CompletableFuture<TimedFetch> f : all) {
             try {
                 TimedFetch fetch = TimedFetch.await(f, itemsMs * Math.max(1, concurrency / 10.0));
-                if (fetch.status() != 200 || !Arrays.equals(fetch.body(), want)) {
+                if (fetch.status() != 200 || !Arrays.equals(fetch.body(), want)
+                        || !fetch.version().equals(client.version())) {
                     wrong++;
                     example = example != null ? example : "status " + fetch.status() + ", " + fetch.body().length
-                            + " bytes";
+                            + " bytes over " + fetch.version();
                 }
             } catch (Exception e) {
                 failed++;

@@ -196,6 +196,15 @@ class ProjectConsistencyTest {
                 "regenerate with the first table of: scripts/pssrbench list --format=markdown");
     }
 
+    /** The README's table of protocols is the generated one (which server speaks which). */
+    @Test
+    void theReadmeProtocolsAreTheRegistrys() throws Exception {
+        String block = between(README, "<!-- matrix-protocols:begin (generated: the protocols table of list"
+                + " --format=markdown) -->\n", "<!-- matrix-protocols:end -->");
+        assertEquals(Matrix.protocols(), block, "regenerate with the table h1 | h1s | h2c | h2 of: scripts/pssrbench"
+                + " list --format=markdown");
+    }
+
     /**
      * The README's table of commands and the detailed one in docs/commands.md each have a row for every command of
      * the command line, and none for another.

@@ -3,12 +3,14 @@ package cli;
 import core.Combination;
 import core.ConnectionLimits;
 import core.DataSource;
+import core.Protocol;
 import core.ServeConfig;
 import core.Server;
 import core.Site;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
@@ -41,6 +43,13 @@ class ServeConfigTest {
                     .withTimers(DataSource.Timers.IO).withThreads(7).withGrace(Duration.ofMillis(250))
                     .withFailAfter(3).withLimits(new ConnectionLimits(128, Duration.ofSeconds(5)));
             assertEquals(every, parsed(every.args()), String.join(" ", every.args()));
+            if (c.server().protocols().contains(Protocol.H2)) {
+                ServeConfig h2 = every.withProtocol(Protocol.H2);
+                assertEquals(h2, parsed(h2.args()), String.join(" ", h2.args()));
+                ServeConfig userCertificate = h2.withTlsFiles(Path.of("/etc/pssrbench/cert.pem"),
+                        Path.of("/etc/pssrbench/key.pem"));
+                assertEquals(userCertificate, parsed(userCertificate.args()), String.join(" ", userCertificate.args()));
+            }
             ServeConfig noDelay = ServeConfig.of(c, Duration.ZERO);
             assertEquals(noDelay, parsed(noDelay.args()), String.join(" ", noDelay.args()));
         }
@@ -51,10 +60,11 @@ class ServeConfigTest {
         for (Server server : Registry.SERVERS) {
             Combination c = Registry.combinations().stream().filter(x -> x.server() == server).findFirst()
                     .orElseThrow();
-            // /info.json carries the combination, the delay, the scheduler and the pool size; the rest is serve's
-            // defaults on both sides.
+            // /info.json carries the combination, the delay, the scheduler, the pool size and the protocol (h2c,
+            // which answers HTTP/1.1 too, where the server speaks it); the rest is serve's defaults on both sides.
             ServeConfig config = ServeConfig.of(c, Duration.ofNanos(1_500_000)).withTimers(DataSource.Timers.IO)
-                    .withThreads(7);
+                    .withThreads(7).withProtocol(server.protocols().contains(Protocol.H2C) ? Protocol.H2C
+                            : Protocol.H1);
             Site site = config.site();
             Server.Running running = server.start(config.listen(), site);
             try {

@@ -4,6 +4,7 @@ import cli.Registry;
 import core.Combination;
 import core.Engine;
 import core.Page;
+import core.Protocol;
 
 import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.Test;
@@ -34,6 +35,12 @@ class VerifierTest {
     /** {@code progressiveAt}: whether the page's n-th request (from 1, the warm-up's) is answered progressively. */
     private static Verifier.Result resultWith(Function<byte[], byte[]> body, IntPredicate progressiveAt)
             throws Exception {
+        return resultWith(body, progressiveAt, Fetchers.of(Protocol.H1, null));
+    }
+
+    /** The same through {@code client}. */
+    private static Verifier.Result resultWith(Function<byte[], byte[]> body, IntPredicate progressiveAt,
+                                              Fetcher client) throws Exception {
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         var pages = Reference.renderAll(Registry.ENGINES);
         for (Page page : Page.values()) {
@@ -64,7 +71,7 @@ class VerifierTest {
         server.start();
         try {
             return new Verifier(Registry.ENGINES, Duration.ofMillis(25), 5)
-                    .verify(ANY, URI.create("http://127.0.0.1:" + server.getAddress().getPort()));
+                    .verify(ANY, URI.create("http://127.0.0.1:" + server.getAddress().getPort()), client);
         } finally {
             server.stop(0);
         }
@@ -84,6 +91,20 @@ class VerifierTest {
         assertTrue(problems.isEmpty(), problems::toString);
     }
 
+    /**
+     * A client asked for HTTP/2 that silently got HTTP/1.1 (the JDK's client offers the h2c Upgrade, which this
+     * HTTP/1.1-only server ignores) fails the protocol check, not passes as HTTP/2.
+     */
+    @Test
+    void aResponseOnAnotherProtocolThanAskedFails() throws Exception {
+        Verifier.Result r = resultWith(b -> b, n -> true, Fetchers.jdk(java.net.http.HttpClient.Version.HTTP_2, null));
+        assertFalse(r.ok());
+        for (Verifier.PageResult page : r.pages()) {
+            assertTrue(page.checks().contains(Check.fail(Check.Name.PROTOCOL,
+                    "the response came on HTTP/1.1, not HTTP/2")), page.checks().toString());
+        }
+    }
+
     /** Each check made has a verdict: a passing server passes every one of them, by name. */
     @Test
     void aPassingServerHasAPassVerdictForEveryCheckMade() throws Exception {
@@ -91,7 +112,7 @@ class VerifierTest {
         assertEquals(Check.Status.PASS, r.status(), r.toString());
         assertTrue(r.checks().contains(Check.pass(Check.Name.ENGINES)), r.checks().toString());
         for (Verifier.PageResult page : r.pages()) {
-            assertEquals(List.of(Check.Name.FETCH, Check.Name.STATUS, Check.Name.CONTENT_TYPE, Check.Name.ENCODING,
+            assertEquals(List.of(Check.Name.FETCH, Check.Name.PROTOCOL, Check.Name.STATUS, Check.Name.CONTENT_TYPE, Check.Name.ENCODING,
                     Check.Name.BODY, Check.Name.REFERENCE, Check.Name.PROGRESSIVE, Check.Name.LOOKAHEAD,
                     Check.Name.CONCURRENCY), page.checks().stream().map(Check::name).toList(), page.toString());
             assertTrue(page.checks().stream().allMatch(c -> c.status() == Check.Status.PASS), page.toString());
