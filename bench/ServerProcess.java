@@ -60,7 +60,13 @@ public final class ServerProcess implements AutoCloseable {
      */
     public static ServerProcess start(ServeConfig config, List<String> cpuPrefix, Path log)
             throws IOException, InterruptedException {
-        ServerProcess server = launch(config, cpuPrefix, log);
+        return start(config, cpuPrefix, List.of(), log);
+    }
+
+    /** As {@link #start(ServeConfig, List, Path)}, with {@code jvmFlags} after the server's own JVM options. */
+    public static ServerProcess start(ServeConfig config, List<String> cpuPrefix, List<String> jvmFlags, Path log)
+            throws IOException, InterruptedException {
+        ServerProcess server = launch(config, cpuPrefix, jvmFlags, log);
         try {
             server.jmx = ServerJmx.attach(server.process.pid());
         } catch (IOException | RuntimeException e) {   // measurable all the same, with fewer columns
@@ -76,14 +82,16 @@ public final class ServerProcess implements AutoCloseable {
      * standard error goes to {@code log}.
      */
     public static ServerProcess serve(ServeConfig config, Path log) throws IOException, InterruptedException {
-        return launch(config, List.of(), log);
+        return launch(config, List.of(), List.of(), log);
     }
 
-    private static ServerProcess launch(ServeConfig config, List<String> cpuPrefix, Path log)
+    private static ServerProcess launch(ServeConfig config, List<String> cpuPrefix, List<String> jvmFlags, Path log)
             throws IOException, InterruptedException {
         List<String> args = new ArrayList<>(List.of("serve"));
         args.addAll(config.args());
-        List<String> command = command(cpuPrefix, config.server().jvmFlags(), args.toArray(String[]::new));
+        List<String> flags = new ArrayList<>(config.server().jvmFlags());
+        flags.addAll(jvmFlags);
+        List<String> command = command(cpuPrefix, flags, args.toArray(String[]::new));
         Process p = new ProcessBuilder(command).redirectError(log.toFile()).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         String line = out.readLine();

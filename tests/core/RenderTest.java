@@ -5,6 +5,8 @@ import verify.Reference;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -26,6 +28,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class RenderTest {
 
     private static final Duration DELAY = Duration.ofMillis(40);
+
+    /**
+     * The timed renders run three at a time (JUnit's parallel execution, pom.xml; the class's other tests stay one at
+     * a time): each is 10 or 20 items 40 ms apart on RxJava's timers and spends nearly all its time waiting, with a
+     * tolerance of half a delay and up to three attempts. One at a time they took 52 s of CI's run (86 cases, 0.4 to
+     * 0.8 s each; CI on 2026-11-24), the largest unit-test class after MatrixTest.
+     */
+    private static final java.util.concurrent.Semaphore TIMING = new java.util.concurrent.Semaphore(3);
 
     /**
      * One untimed render first, so that the timed ones below measure the flush policy and not this JVM's first use
@@ -132,8 +142,18 @@ class RenderTest {
      */
     @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("rendersWithTimings")
+    @Execution(ExecutionMode.CONCURRENT)
     void eachItemIsFlushedBeforeTheRendererWaitsForTheNext(String engineId, String approachId, String pageId)
             throws Exception {
+        TIMING.acquire();
+        try {
+            flushedBeforeTheNext(engineId, approachId, pageId);
+        } finally {
+            TIMING.release();
+        }
+    }
+
+    private static void flushedBeforeTheNext(String engineId, String approachId, String pageId) throws Exception {
         // Up to three renders: a stall of the machine (another process, a collection) can delay one render's items
         // by more than the half delay the rule allows; a wrong declaration fails every render the same way.
         for (int attempt = 1; ; attempt++) {
