@@ -27,6 +27,40 @@ public final class Page<T> {
 
     private static final Page<?>[] ALL = {PRESENTATIONS, STOCKS};
 
+
+    /**
+     * The Stocks page's inline stylesheet, as the reference page has it (CDATA markers and tabs included): the
+     * engines whose templates are Java code (HtmlFlow, kotlinx.html) write it as is; the others have it in their
+     * template files.
+     */
+    public static final String STOCKS_STYLE = """
+
+            /*<![CDATA[*/
+            body {
+            \tcolor: #333333;
+            \tline-height: 150%;
+            }
+
+            thead {
+            \tfont-weight: bold;
+            \tbackground-color: #CCCCCC;
+            }
+
+            .odd {
+            \tbackground-color: #FFCCCC;
+            }
+
+            .even {
+            \tbackground-color: #CCCCFF;
+            }
+
+            .minus {
+            \tcolor: #FF0000;
+            }
+
+            /*]]>*/
+            """;
+
     private final String id;
     private final String title;
     private final String itemSelector;

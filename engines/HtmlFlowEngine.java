@@ -223,33 +223,6 @@ public final class HtmlFlowEngine implements Engine {
             .__();
     }
 
-    private static final String STOCKS_STYLE = """
-
-            /*<![CDATA[*/
-            body {
-            \tcolor: #333333;
-            \tline-height: 150%;
-            }
-
-            thead {
-            \tfont-weight: bold;
-            \tbackground-color: #CCCCCC;
-            }
-
-            .odd {
-            \tbackground-color: #FFCCCC;
-            }
-
-            .even {
-            \tbackground-color: #CCCCFF;
-            }
-
-            .minus {
-            \tcolor: #FF0000;
-            }
-
-            /*]]>*/
-            """;
 
     private static void stocks(HtmlPage page, Slot<Tbody<?>> rows) {
         var tbody = stocksHead(page);
@@ -267,7 +240,7 @@ public final class HtmlFlowEngine implements Engine {
                     .link().addAttr("rel", "stylesheet").addAttr("type", "text/css").attrHref("/css/style.css")
                         .addAttr("media", "all").__()
                     .script().addAttr("type", "text/javascript").attrSrc("/js/util.js").__()
-                    .style().raw(STOCKS_STYLE).__()
+                    .style().raw(Page.STOCKS_STYLE).__()
                 .__()
                 .body()
                     .h1().text("Stock Prices").__()

@@ -159,33 +159,6 @@ public final class KotlinxEngine implements Engine {
         }));
     }
 
-    private static final String STOCKS_STYLE = """
-
-            /*<![CDATA[*/
-            body {
-            \tcolor: #333333;
-            \tline-height: 150%;
-            }
-
-            thead {
-            \tfont-weight: bold;
-            \tbackground-color: #CCCCCC;
-            }
-
-            .odd {
-            \tbackground-color: #FFCCCC;
-            }
-
-            .even {
-            \tbackground-color: #CCCCFF;
-            }
-
-            .minus {
-            \tcolor: #FF0000;
-            }
-
-            /*]]>*/
-            """;
 
     private static final List<String> COLUMNS = List.of("#", "symbol", "name", "price", "change", "ratio");
 
@@ -223,7 +196,7 @@ public final class KotlinxEngine implements Engine {
             link.setMedia("all");
         }));
         script(head, "text/javascript", "/js/util.js", null, NOTHING);
-        style(head, null, block(style -> unsafe(style, block(css -> css.raw(STOCKS_STYLE)))));
+        style(head, null, block(style -> unsafe(style, block(css -> css.raw(Page.STOCKS_STYLE)))));
     }
 
     static void stocksColumns(TABLE table) {
