@@ -101,11 +101,14 @@ public final class LoadGenerator {
     /**
      * The measured window's numbers; histograms in microseconds. {@code warmupSeconds}: how long the warm-up
      * lasted; {@code steady}: whether an adaptive one reached steady state (true for a fixed one);
-     * {@code warmupCounts}: the completed requests of each second of the warm-up (adaptive only).
+     * {@code warmupCounts}: the completed requests of each second of the warm-up (adaptive only);
+     * {@code serverCloses}: connections the server closed after a complete response, warm-up included, which the
+     * generator reopened (not errors; -1 when the driver does not tell).
      */
     public record Result(long requests, long non2xx, long wrongBodies, long ioErrors, long timeouts,
                          double seconds, Histogram ttfb, Histogram firstItem, Histogram ttlb, long chunks,
-                         long clientCpuNanos, double warmupSeconds, boolean steady, List<Long> warmupCounts) {
+                         long clientCpuNanos, double warmupSeconds, boolean steady, List<Long> warmupCounts,
+                         long serverCloses) {
         public long errors() {
             return non2xx + wrongBodies + ioErrors + timeouts;
         }
@@ -167,7 +170,7 @@ public final class LoadGenerator {
         Histogram ttfb = LoadWorker.histogram();
         Histogram firstItem = LoadWorker.histogram();
         Histogram ttlb = LoadWorker.histogram();
-        long requests = 0, non2xx = 0, wrong = 0, io = 0, timeouts = 0, chunks = 0, cpu = 0;
+        long requests = 0, non2xx = 0, wrong = 0, io = 0, timeouts = 0, chunks = 0, cpu = 0, closes = 0;
         for (LoadWorker w : workers) {
             if (w.failure != null) {
                 throw w.failure;
@@ -182,9 +185,10 @@ public final class LoadGenerator {
             timeouts += w.timeouts;
             chunks += w.chunks;
             cpu += w.cpuNanos;
+            closes += w.serverCloses;
         }
         return new Result(requests, non2xx, wrong, io, timeouts, plan.duration().toNanos() / 1e9, ttfb, firstItem,
-                ttlb, chunks, cpu, (window.measureFrom - start) / 1e9, steady, List.copyOf(counts));
+                ttlb, chunks, cpu, (window.measureFrom - start) / 1e9, steady, List.copyOf(counts), closes);
     }
 
     /**

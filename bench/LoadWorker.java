@@ -36,6 +36,8 @@ final class LoadWorker implements Runnable {
     private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(64 * 1024);
     private final byte[] request;
     long requests, non2xx, wrongBodies, ioErrors, timeouts, chunks, cpuNanos;
+    /** Connections the server closed after a complete response (Connection: close, or an idle close), reopened. */
+    long serverCloses;
     private final BooleanSupplier stop;
     IOException failure;
 
@@ -163,6 +165,10 @@ final class LoadWorker implements Runnable {
         int n = c.channel.read(readBuffer);
         long now = System.nanoTime();
         if (n < 0) {
+            if (!c.inFlight) {   // closed between requests (an idle or keep-alive limit): HTTP/1.1 allows it
+                reopen(c, selector);
+                return;
+            }
             throw new IOException("connection closed by the server");
         }
         readBuffer.flip();
@@ -170,11 +176,24 @@ final class LoadWorker implements Runnable {
             throw new IllegalStateException("bytes from the server with no request outstanding");
         }
         if (c.parser.feed(readBuffer, now)) {
+            boolean closes = c.parser.closes();
             complete(c, now);
             if (readBuffer.hasRemaining()) {
                 throw new IllegalStateException("bytes after the end of a response");
             }
+            if (closes) {
+                // The response said Connection: close (Tomcat does on every 100th response by default): a client
+                // must not send on it again (RFC 9112, 9.6). Reopen, as wrk does; not an error. The next request's
+                // latency includes the new connection in the open loop, whose schedule does not wait for it.
+                reopen(c, selector);
+            }
         }
+    }
+
+    private void reopen(Connection c, Selector selector) throws IOException {
+        serverCloses++;
+        c.channel.close();
+        connect(c, selector);
     }
 
     private void complete(Connection c, long now) {

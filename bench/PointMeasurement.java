@@ -183,6 +183,10 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
             remark = (remark == null || remark.isEmpty() ? "" : remark + "; ") + "no steady state within the "
                     + core.Durations.format(steady.max()) + " warm-up cap";
         }
+        if (r.serverCloses() > 0) {
+            remark = (remark == null || remark.isEmpty() ? "" : remark + "; ") + "the server closed "
+                    + r.serverCloses() + " connections after a complete response (Connection: close), reopened";
+        }
         return PointRows.measured(hyperfoil == null ? PointRows.TOOL : records.HyperfoilImport.TOOL, p, r, res,
                 sourceMs, drops, remark, conditions);
     }

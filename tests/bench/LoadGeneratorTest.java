@@ -147,6 +147,29 @@ class LoadGeneratorTest {
     }
 
     /**
+     * Tomcat (the study's Spring MVC app) says {@code Connection: close} on every 100th response of a connection and
+     * closes it (its maxKeepAliveRequests); here every 5th response. A client must reopen, as wrk does: no error.
+     */
+    @Test
+    void aConnectionTheServerClosesAfterAResponseIsReopenedAndNoError() throws Exception {
+        try (TimedServer server = new TimedServer((out, n) -> {
+            boolean last = n % 5 == 0;
+            out.write(("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n"
+                    + (last ? "Connection: close\r\n" : "") + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            chunk(out, HEAD + ITEM + TAIL);
+            end(out);
+            if (last) {
+                throw new IOException("closing the connection, as the response said");
+            }
+        })) {
+            LoadGenerator.Result r = LoadGenerator.run(plan(server.uri(), 2, 0, Duration.ofMillis(700)));
+            assertEquals(0, r.errors(), r.toString());
+            assertTrue(r.requests() > 20, r.toString());
+            assertTrue(r.serverCloses() >= r.requests() / 5 - 2, "every 5th response closed: " + r);
+        }
+    }
+
+    /**
      * One 500 ms stall on the only connection, at 100 requests/s. A closed loop sends nothing while it waits, so
      * only one request sees the stall; the open loop measures from the intended send times, so the ~50 requests
      * that should have been sent during the stall all show it.
