@@ -150,7 +150,8 @@ public final class BrowserBench {
                         plan.runs(), plan.delay(), plan.target() != null)));
         console.flush();
         String browserVersion = null;
-        try (BrowserServers servers = BrowserServers.of(plan)) {
+        try (BrowserServers servers = BrowserServers.of(plan.target(), plan.bufferedTarget(), plan.delay(),
+                plan.out().resolve("logs"), plan.protocols())) {
             for (Group g : groups) {
                 if (stopped) {
                     break;

@@ -29,19 +29,32 @@ final class BrowserServers implements AutoCloseable {
         void close() throws InterruptedException;
     }
 
-    private final BrowserBench.Plan plan;
+    /** The server at --target, or null: servers are started here. */
+    private final URI target;
+    /** Where the --target server serves a page's buffered counterpart (null: it is measured alone). */
+    private final Function<Page<?>, URI> bufferedTarget;
+    private final Duration delay;
+    private final Path logs;
     /** The certificate of the servers over TLS (null when none is, or at --target). */
     private final BrowserTls tls;
 
-    private BrowserServers(BrowserBench.Plan plan, BrowserTls tls) {
-        this.plan = plan;
+    private BrowserServers(URI target, Function<Page<?>, URI> bufferedTarget, Duration delay, Path logs,
+                           BrowserTls tls) {
+        this.target = target;
+        this.bufferedTarget = bufferedTarget;
+        this.delay = delay;
+        this.logs = logs;
         this.tls = tls;
     }
 
-    /** For {@code plan}: a certificate is made when servers started here speak TLS. */
-    static BrowserServers of(BrowserBench.Plan plan) throws IOException {
-        boolean tls = plan.target() == null && plan.protocols().stream().anyMatch(Protocol::tls);
-        return new BrowserServers(plan, tls ? BrowserTls.make() : null);
+    /**
+     * Servers started here at {@code delay}, logging into {@code logs}, over {@code protocols} (a certificate is
+     * made when one of them is over TLS); or, with {@code target}, that server and {@code bufferedTarget}.
+     */
+    static BrowserServers of(URI target, Function<Page<?>, URI> bufferedTarget, Duration delay, Path logs,
+                             List<Protocol> protocols) throws IOException {
+        boolean tls = target == null && protocols.stream().anyMatch(Protocol::tls);
+        return new BrowserServers(target, bufferedTarget, delay, logs, tls ? BrowserTls.make() : null);
     }
 
     /** The browser's flags beyond {@link Chromium#FLAGS}: the certificate to accept, when servers speak TLS. */
@@ -61,9 +74,7 @@ final class BrowserServers implements AutoCloseable {
      * of {@code c}'s kind.
      */
     Served serve(Combination c, Protocol protocol, String suffix) throws IOException, InterruptedException {
-        URI target = plan.target();
         if (target != null) {
-            Function<Page<?>, URI> bufferedTarget = plan.bufferedTarget();
             boolean buffered = c.mode().wholePage() && bufferedTarget != null;
             return new Served() {
                 public URI url(Page<?> page) {
@@ -74,9 +85,8 @@ final class BrowserServers implements AutoCloseable {
                 }
             };
         }
-        Duration delay = plan.delay();
         ServeConfig config = ServeConfig.of(c, delay).withProtocol(protocol);
-        Path log = plan.out().resolve("logs/" + c.server().id() + "-" + c.engine().id() + "-" + c.mode().id()
+        Path log = logs.resolve(c.server().id() + "-" + c.engine().id() + "-" + c.mode().id()
                 + suffix + ".server.log");
         ServerProcess server = ServerProcess.serve(tls == null ? config : tls.serve(config), log);
         return new Served() {
