@@ -101,13 +101,16 @@ class BrowserCsvTest {
         assertTrue(line.endsWith(",0.900,true,disturbed: 1 of 2 loads (foreign CPU up to 0.90 cores)"), line);
         assertTrue(Files.readAllLines(dir.resolve(BrowserCsv.RUNS_FILE)).get(2).endsWith(",true,0.900,"));
 
-        // A browser.csv from before these two columns is still read, its rows not known to be disturbed or not.
+        // A browser.csv from before these two columns (and so before protocol) is still read, its rows not known
+        // to be disturbed or not.
         List<String> lines = Files.readAllLines(dir.resolve(BrowserCsv.FILE));
         int at = BrowserCsv.COLUMNS.indexOf("foreign_cpu_max");
+        int protocol = BrowserCsv.COLUMNS.indexOf("protocol");
         List<String> earlier = lines.stream().map(l -> {
             List<String> cells = new java.util.ArrayList<>(List.of(l.split(",", at + 3)));
             cells.remove(at);
             cells.remove(at);
+            cells.remove(protocol);
             return String.join(",", cells);
         }).toList();
         Files.write(dir.resolve(BrowserCsv.FILE), earlier);
