@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  */
 public final class ServerProcess implements AutoCloseable {
 
-    private static final Pattern URL = Pattern.compile("serving (http://\\S+/) ");
+    private static final Pattern URL = Pattern.compile("serving (https?://\\S+/) ");
 
     /**
      * Every PssrBench child JVM's options: Netty's native transport needs native access; the export lets
@@ -87,6 +87,11 @@ public final class ServerProcess implements AutoCloseable {
 
     private static ServerProcess launch(ServeConfig config, List<String> cpuPrefix, List<String> jvmFlags, Path log)
             throws IOException, InterruptedException {
+        if (config.protocol().tls() && config.tlsCert() == null) {
+            // A certificate the child made for itself would be known to it alone: nothing here could trust it.
+            throw new IllegalArgumentException("a server over TLS started here needs its certificate given"
+                    + " (ServeConfig.withTlsFiles), so that its readiness can be checked and its clients can trust it");
+        }
         List<String> args = new ArrayList<>(List.of("serve"));
         args.addAll(config.args());
         List<String> flags = new ArrayList<>(config.server().jvmFlags());
@@ -103,7 +108,7 @@ public final class ServerProcess implements AutoCloseable {
         }
         ServerProcess server = new ServerProcess(p, URI.create(url.group(1)));
         try {
-            server.awaitReady();
+            server.awaitReady(config);
         } catch (IOException | RuntimeException e) {
             server.close();
             throw e;
@@ -129,9 +134,13 @@ public final class ServerProcess implements AutoCloseable {
         return command;
     }
 
-    /** Readiness by HTTP: the index page answers 200. */
-    private void awaitReady() throws IOException, InterruptedException {
-        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    /** Readiness by HTTP/1.1 (over TLS trusting the server's certificate alone): the index page answers 200. */
+    private void awaitReady(ServeConfig config) throws IOException, InterruptedException {
+        HttpClient.Builder builder = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1);
+        if (config.protocol().tls()) {
+            builder.sslContext(core.Tls.read(config.tlsCert(), config.tlsKey()).trustingContext());
+        }
+        HttpClient client = builder.build();
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (true) {
@@ -152,7 +161,7 @@ public final class ServerProcess implements AutoCloseable {
         }
     }
 
-    /** Where it serves: {@code http://127.0.0.1:PORT/}. */
+    /** Where it serves: {@code http://127.0.0.1:PORT/} ({@code https://} over TLS). */
     public URI base() {
         return base;
     }

@@ -6,6 +6,7 @@ import core.Demo;
 import core.Durations;
 import core.Mode;
 import core.Page;
+import core.Protocol;
 import records.BrowserCsv;
 import records.BrowserRow;
 import records.BrowserRun;
@@ -29,10 +30,11 @@ import java.util.function.Function;
 /**
  * {@code browser}: each selected combination's pages loaded in headless Chromium, beside the same server and engine in
  * the buffered mode, the two kinds of load interleaved (progressive, buffered, progressive, ...) so that a change in
- * the machine's load touches both alike. Per server and engine: one buffered server JVM, one server JVM per
- * progressive mode in turn, one browser; per page, one unmeasured load of each (the servers' and the browser's first
- * use), then {@code runs} measured loads of each. Rows are written after each server and engine, so an interrupted
- * run keeps what it finished.
+ * the machine's load touches both alike. Per server, engine and protocol (each protocol in turn, so that one pair's
+ * protocols are measured close in time): one buffered server JVM, one server JVM per progressive mode in turn, all
+ * speaking that protocol, one browser; per page, one unmeasured load of each (the servers' and the browser's first
+ * use, and the connection's handshake), then {@code runs} measured loads of each. Rows are written after each group,
+ * so an interrupted run keeps what it finished.
  */
 public final class BrowserBench {
 
@@ -42,20 +44,31 @@ public final class BrowserBench {
      */
     public static final String DEFAULT_DELAY_TEXT = "200ms";
 
+    /** What browser can load pages over: Chromium speaks HTTP/2 only over TLS, so not h2c. */
+    public static final List<Protocol> PROTOCOLS = List.of(Protocol.H1, Protocol.H1S, Protocol.H2);
+
     /**
-     * What to measure. {@code target} null: servers started here; else the one combination runs there, its buffered
-     * counterpart at {@code bufferedTarget} (null when the combination is the buffered one).
+     * What to measure. {@code target} null: servers started here, over each of {@code protocols} their server speaks
+     * ({@link #PROTOCOLS}); else the one combination runs there, its buffered counterpart at {@code bufferedTarget}
+     * (null when the combination is the buffered one), over {@code protocols}' one.
      */
     public record Plan(List<Combination> combinations, Mode buffered, List<Page<?>> pages, int runs, Duration delay,
                        Path out, Chromium.Binaries binaries, Map<String, Object> flags, URI target,
-                       Function<Page<?>, URI> bufferedTarget, String baseline) {
+                       Function<Page<?>, URI> bufferedTarget, String baseline, List<Protocol> protocols) {
+        public Plan {
+            protocols = List.copyOf(protocols);
+            if (protocols.isEmpty() || !PROTOCOLS.containsAll(protocols)) {
+                throw new IllegalArgumentException("browser loads pages over " + Protocol.ids(PROTOCOLS) + ", not "
+                        + Protocol.ids(protocols));
+            }
+        }
     }
 
     /** Server start-up and stop, browser start, per server JVM (measured on a 2-core machine: 3 to 6 s). */
     static final double SETUP_SECONDS = 6;
     /**
      * Beyond the items' time, a load's own: a fresh tab and the navigation (about 0.3 s), then the reading, which
-     * waits for 250 ms without a new paint after the load event (Chromium.READ) and a frame or more for the paints
+     * waits for 250 ms without a new paint after the load event (PageScripts.READ) and a frame or more for the paints
      * to be reported. The estimate once counted 0.4 s, without that wait, and undershot.
      */
     static final double LOAD_SECONDS = 0.7;
@@ -78,8 +91,17 @@ public final class BrowserBench {
         stopped = true;
     }
 
-    /** One server and engine: the progressive combinations to measure, and whether buffered is selected itself. */
-    private record Group(String server, String engine, List<Combination> progressive, Combination buffered) {
+    /**
+     * One server and engine over one protocol: the progressive combinations to measure, and the buffered one beside
+     * them (measured alone when no progressive one is selected).
+     */
+    private record Group(String server, String engine, Protocol protocol, List<Combination> progressive,
+                         Combination buffered) {
+
+        /** What tells this group's files apart: nothing over h1 (the names browser has always used), else "-h2". */
+        String suffix() {
+            return protocol == Protocol.H1 ? "" : "-" + protocol.id();
+        }
     }
 
     /**
@@ -99,11 +121,16 @@ public final class BrowserBench {
         return seconds;
     }
 
-    /** The line said before the run: what it measures and about how long it takes. */
-    static String summary(int pairs, int combinations, int pages, int runs, Duration delay, double seconds) {
+    /**
+     * The line said before the run: what it measures and about how long it takes; over which protocols only when not
+     * HTTP/1.1 alone, as browser always measured.
+     */
+    static String summary(int pairs, int combinations, List<Protocol> protocols, int pages, int runs, Duration delay,
+                          double seconds) {
         long minutes = (long) Math.ceil(seconds / 60);
-        return String.format(Locale.ROOT, "browser: %s, %s beside buffered, %s, %s each at %s per item: about %s",
-                count(pairs, "server and engine pair"), count(combinations, "combination"), count(pages, "page"),
+        return String.format(Locale.ROOT, "browser: %s, %s beside buffered%s, %s, %s each at %s per item: about %s",
+                count(pairs, "server and engine pair"), count(combinations, "combination"),
+                protocols.equals(List.of(Protocol.H1)) ? "" : " over " + Protocol.ids(protocols), count(pages, "page"),
                 count(runs, "run"), Durations.format(delay), count(minutes, "minute"));
     }
 
@@ -115,31 +142,36 @@ public final class BrowserBench {
     public int run() throws IOException, InterruptedException {
         Files.createDirectories(plan.out().resolve("logs"));
         List<Group> groups = groups();
-        console.println(summary(groups.size(), groups.stream().mapToInt(g -> Math.max(1, g.progressive().size()))
-                .sum(), plan.pages().size(), plan.runs(), plan.delay(), estimateSeconds(groups.stream()
-                .map(g -> g.progressive().size()).toList(), plan.pages(), plan.runs(), plan.delay(),
-                plan.target() != null)));
+        Map<String, Group> pairs = new LinkedHashMap<>();   // a pair's groups differ by protocol alone
+        groups.forEach(g -> pairs.putIfAbsent(g.server() + " " + g.engine(), g));
+        console.println(summary(pairs.size(), pairs.values().stream().mapToInt(g -> Math.max(1,
+                g.progressive().size())).sum(), plan.protocols(), plan.pages().size(), plan.runs(), plan.delay(),
+                estimateSeconds(groups.stream().map(g -> g.progressive().size()).toList(), plan.pages(),
+                        plan.runs(), plan.delay(), plan.target() != null)));
         console.flush();
         String browserVersion = null;
-        for (Group g : groups) {
-            if (stopped) {
-                break;
-            }
-            try (Chromium chromium = Chromium.start(plan.binaries(),
-                    plan.out().resolve("logs/chromedriver-" + g.server() + "-" + g.engine() + ".log"))) {
-                if (browserVersion == null) {
-                    browserVersion = chromium.version();
-                    writeProvenance(browserVersion);
+        try (BrowserServers servers = BrowserServers.of(plan.target(), plan.bufferedTarget(), plan.delay(),
+                plan.out().resolve("logs"), plan.protocols())) {
+            for (Group g : groups) {
+                if (stopped) {
+                    break;
                 }
-                measure(g, chromium);
+                try (Chromium chromium = Chromium.start(plan.binaries(), plan.out().resolve("logs/chromedriver-"
+                        + g.server() + "-" + g.engine() + g.suffix() + ".log"), servers.browserFlags())) {
+                    if (browserVersion == null) {
+                        browserVersion = chromium.version();
+                        writeProvenance(browserVersion, servers);
+                    }
+                    measure(g, chromium, servers);
+                }
+                BrowserCsv.write(plan.out(), rows, loads);
             }
-            BrowserCsv.write(plan.out(), rows, loads);
         }
         if (browserVersion != null) {
             Provenance.finish(plan.out(), Map.of("stopped", stopped, "loads_measured", loads.size()));
         }
         BrowserCsv.write(plan.out(), rows, loads);
-        printTable();
+        BrowserOutput.table(console, rows, plan.out());
         console.println("browser: report in " + Report.write(plan.out(), plan.baseline(), plan.buffered().id())
                 .toAbsolutePath());
         console.flush();
@@ -149,63 +181,39 @@ public final class BrowserBench {
         return (int) rows.stream().filter(r -> !r.valid()).count();
     }
 
-    /** The selection by server and engine, in its order. */
+    /**
+     * The selection by server and engine in its order, each pair over each protocol its server speaks in turn (a
+     * server that does not speak one is left out of it, as serve would refuse it; BrowserCommand said so).
+     */
     private List<Group> groups() {
         Map<String, Group> groups = new LinkedHashMap<>();
         for (Combination c : plan.combinations()) {
-            String key = c.server().id() + " " + c.engine().id();
-            Group g = groups.computeIfAbsent(key, k -> new Group(c.server().id(), c.engine().id(), new ArrayList<>(),
-                    new Combination(c.server(), c.engine(), plan.buffered())));
-            if (!c.mode().wholePage()) {
-                g.progressive().add(c);
+            for (Protocol p : plan.protocols()) {
+                if (!c.server().protocols().contains(p)) {
+                    continue;
+                }
+                String key = c.server().id() + " " + c.engine().id() + " " + p.id();
+                Group g = groups.computeIfAbsent(key, k -> new Group(c.server().id(), c.engine().id(), p,
+                        new ArrayList<>(), new Combination(c.server(), c.engine(), plan.buffered())));
+                if (!c.mode().wholePage()) {
+                    g.progressive().add(c);
+                }
             }
         }
         return List.copyOf(groups.values());
     }
 
-    /** A server: started here, or the one at --target (then closing it does nothing). */
-    private interface Served extends AutoCloseable {
-        URI url(Page<?> page);
-
-        @Override
-        void close() throws InterruptedException;
-    }
-
-    private Served serve(Combination c) throws IOException, InterruptedException {
-        if (plan.target() != null) {
-            boolean buffered = c.mode().wholePage() && plan.bufferedTarget() != null;
-            return new Served() {
-                public URI url(Page<?> page) {
-                    return buffered ? plan.bufferedTarget().apply(page) : plan.target().resolve(page.path());
-                }
-
-                public void close() {
-                }
-            };
-        }
-        ServerProcess server = ServerProcess.serve(core.ServeConfig.of(c, plan.delay()), plan.out().resolve("logs/"
-                + c.server().id() + "-" + c.engine().id() + "-" + c.mode().id() + ".server.log"));
-        return new Served() {
-            public URI url(Page<?> page) {
-                return server.base().resolve(page.path().substring(1));
-            }
-
-            public void close() throws InterruptedException {
-                server.close();
-            }
-        };
-    }
-
-    private void measure(Group g, Chromium chromium) throws IOException, InterruptedException {
+    private void measure(Group g, Chromium chromium, BrowserServers servers) throws IOException,
+            InterruptedException {
         Map<Page<?>, List<BrowserRun>> bufferedLoads = new LinkedHashMap<>();
         plan.pages().forEach(p -> bufferedLoads.put(p, new ArrayList<>()));
         Map<Combination, Map<Page<?>, List<BrowserRun>>> progressiveLoads = new LinkedHashMap<>();
-        try (Served buffered = serve(g.buffered())) {
+        try (BrowserServers.Served buffered = servers.serve(g.buffered(), g.protocol(), g.suffix())) {
             if (g.progressive().isEmpty()) {
                 for (Page<?> page : plan.pages()) {
-                    load(chromium, g.buffered(), buffered, page, 0);   // warm-up
+                    load(chromium, g, g.buffered(), buffered, page, 0);   // warm-up
                     for (int run = 1; run <= plan.runs() && !stopped; run++) {
-                        bufferedLoads.get(page).add(load(chromium, g.buffered(), buffered, page, run));
+                        bufferedLoads.get(page).add(load(chromium, g, g.buffered(), buffered, page, run));
                     }
                 }
             }
@@ -217,21 +225,21 @@ public final class BrowserBench {
                 Map<Page<?>, List<BrowserRun>> mine = new LinkedHashMap<>();
                 progressiveLoads.put(c, mine);
                 int firstBuffered = bufferedRun;
-                try (Served progressive = serve(c)) {
+                try (BrowserServers.Served progressive = servers.serve(c, g.protocol(), g.suffix())) {
                     for (Page<?> page : plan.pages()) {
                         List<BrowserRun> runs = mine.computeIfAbsent(page, p -> new ArrayList<>());
-                        load(chromium, c, progressive, page, 0);   // warm-up: the servers' and browser's first use
-                        load(chromium, g.buffered(), buffered, page, 0);
+                        load(chromium, g, c, progressive, page, 0);   // warm-up: the servers' and browser's first use
+                        load(chromium, g, g.buffered(), buffered, page, 0);
                         for (int run = 1; run <= plan.runs() && !stopped; run++) {
-                            runs.add(load(chromium, c, progressive, page, run));
-                            bufferedLoads.get(page).add(load(chromium, g.buffered(), buffered, page,
+                            runs.add(load(chromium, g, c, progressive, page, run));
+                            bufferedLoads.get(page).add(load(chromium, g, g.buffered(), buffered, page,
                                     firstBuffered + run));
                         }
                     }
                 } catch (IOException e) {   // the server did not start: its rows say why
                     for (Page<?> page : plan.pages()) {
                         mine.put(page, List.of(BrowserRun.failed(c.server().id(), c.engine().id(), c.mode().id(),
-                                page.id(), 1, "the server did not start: " + e.getMessage())));
+                                page.id(), g.protocol().id(), 1, "the server did not start: " + e.getMessage())));
                     }
                 }
                 bufferedRun += plan.runs();
@@ -239,24 +247,25 @@ public final class BrowserBench {
         } catch (IOException e) {   // the buffered server did not start: nothing of this group can be compared
             for (Combination c : g.progressive().isEmpty() ? List.of(g.buffered()) : g.progressive()) {
                 for (Page<?> page : plan.pages()) {
-                    loads.add(BrowserRun.failed(c.server().id(), c.engine().id(), c.mode().id(), page.id(), 1,
-                            "the buffered server did not start: " + e.getMessage()));
+                    loads.add(BrowserRun.failed(c.server().id(), c.engine().id(), c.mode().id(), page.id(),
+                            g.protocol().id(), 1, "the buffered server did not start: " + e.getMessage()));
                     rows.add(BrowserRow.of(c.server().id(), c.engine().id(), c.mode().id(), page.id(),
-                            page.items().size(), millis(plan.delay()), List.of(loads.getLast()), Map.of(), null));
+                            g.protocol().id(), page.items().size(), millis(plan.delay()), List.of(loads.getLast()),
+                            Map.of(), null));
                 }
             }
             return;
         }
         for (Page<?> page : plan.pages()) {
             BrowserRow bufferedRow = BrowserRow.of(g.server(), g.engine(), plan.buffered().id(), page.id(),
-                    page.items().size(), millis(plan.delay()), bufferedLoads.get(page), null,
+                    g.protocol().id(), page.items().size(), millis(plan.delay()), bufferedLoads.get(page), null,
                     plan.target() != null && plan.bufferedTarget() != null ? "from " + Demo.BUFFERED + page.path()
                             + " of the server at " + plan.target() + " (serve --demo)" : null);
             for (var e : progressiveLoads.entrySet()) {
                 Combination c = e.getKey();
                 List<BrowserRun> runs = e.getValue().getOrDefault(page, List.of());
                 loads.addAll(runs);
-                rows.add(BrowserRow.of(c.server().id(), c.engine().id(), c.mode().id(), page.id(),
+                rows.add(BrowserRow.of(c.server().id(), c.engine().id(), c.mode().id(), page.id(), g.protocol().id(),
                         page.items().size(), millis(plan.delay()), runs, bufferedRow.medians(), null));
             }
             loads.addAll(bufferedLoads.get(page));
@@ -264,19 +273,22 @@ public final class BrowserBench {
         }
     }
 
-    /** One load ({@code run} 0: a warm-up, not kept). */
-    private BrowserRun load(Chromium chromium, Combination c, Served server, Page<?> page, int run) {
+    /** One load ({@code run} 0: a warm-up, not kept), which must come over its group's protocol. */
+    private BrowserRun load(Chromium chromium, Group g, Combination c, BrowserServers.Served server, Page<?> page,
+                           int run) {
         int items = page.items().size();
         Duration timeout = plan.delay().multipliedBy(items).plusSeconds(30);
         bench.CpuWatch.Mark before = bench.CpuWatch.markTree();
-        Chromium.Loaded l = chromium.load(server.url(page), page.itemSelector(), items, timeout);
+        Chromium.Loaded l = chromium.load(server.url(page), page.itemSelector(), items, timeout,
+                Chromium.nextHop(g.protocol()));
         // What the rest of the machine did meanwhile: this JVM, the servers and the browser are the measured ones.
         bench.CpuWatch.Conditions during = bench.CpuWatch.between(before, bench.CpuWatch.markTree());
-        BrowserRun r = new BrowserRun(c.server().id(), c.engine().id(), c.mode().id(), page.id(), run, l.ms(),
-                l.itemsSeen(), l.status(), l.problem(),
+        BrowserRun r = new BrowserRun(c.server().id(), c.engine().id(), c.mode().id(), page.id(), g.protocol().id(),
+                run, l.ms(), l.itemsSeen(), l.status(), l.problem(),
                 plan.target() == null ? during.foreignCores() : Double.NaN);   // a --target server is not ours
         if (run > 0) {
-            console.printf(Locale.ROOT, "browser: %s %s run %d/%d: %s%n", c, page.id(), run,
+            console.printf(Locale.ROOT, "browser: %s%s %s run %d/%d: %s%n", c, g.suffix().isEmpty() ? ""
+                    : " over " + g.protocol().id(), page.id(), run,
                     plan.runs() * (c.mode().wholePage() ? Math.max(1, progressiveCount(c)) : 1),
                     r.valid() ? String.format(Locale.ROOT, "fcp %.0f ms, first item %.0f ms, last item %.0f ms,"
                             + " load %.0f ms", r.get(Milestone.FCP), r.get(Milestone.FIRST_ITEM),
@@ -296,39 +308,13 @@ public final class BrowserBench {
         return d.toNanos() / 1e6;
     }
 
-    private void printTable() {
-        String format = "%-8s %-9s %-9s %-13s %5s %8s %8s %8s %10s %10s %8s %8s%n";
-        console.printf(Locale.ROOT, "%n" + format, "server", "engine", "mode", "page", "runs", "ttfb", "fcp", "lcp",
-                "first item", "last item", "fcp/buf", "valid");
-        for (BrowserRow r : rows) {
-            console.printf(Locale.ROOT, format, r.server(), r.engine(), r.mode(), r.page(), r.runs(),
-                    text(r.p50(Milestone.TTFB)), text(r.p50(Milestone.FCP)), text(r.p50(Milestone.LCP)),
-                    text(r.p50(Milestone.FIRST_ITEM)), text(r.p50(Milestone.LAST_ITEM)),
-                    Double.isNaN(r.ratio(Milestone.FCP)) ? "-" : String.format(Locale.ROOT, "%.2f",
-                            r.ratio(Milestone.FCP)), r.valid());
-            if (!r.note().isEmpty()) {
-                console.println("    " + r.note());
-            }
-        }
-        console.println("(medians in milliseconds from navigation start; fcp/buf: the first contentful paint over"
-                + " the buffered mode's)");
-        console.println("browser: results in " + plan.out().toAbsolutePath());
-        console.flush();
-    }
-
-    private static String text(double v) {
-        return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.0f", v);
-    }
-
-    /** This run's record in provenance.json (beside a bench's, under later_runs, when the folder has one). */
-    private void writeProvenance(String browserVersion) throws IOException {
+    /** This run's record in provenance.json: the browser's (BrowserOutput), the protocols, the servers' JVM flags. */
+    private void writeProvenance(String browserVersion, BrowserServers servers) throws IOException {
         Map<String, Object> more = new LinkedHashMap<>();
-        more.put("delay", Durations.format(plan.delay()));
-        more.put("runs", plan.runs());
-        more.put("browser", browserVersion);
-        more.put("browser_binary", plan.binaries().browser().toString());
-        more.put("browser_driver", plan.binaries().driver().toString());
-        more.put("browser_flags", Chromium.FLAGS);
+        more.put("protocols", plan.protocols().stream().map(Protocol::id).toList());
+        if (servers.tlsNote() != null) {
+            more.put("tls", servers.tlsNote());
+        }
         if (plan.target() == null) {
             Map<String, List<String>> jvmFlags = new LinkedHashMap<>();
             plan.combinations().forEach(c -> jvmFlags.put(c.server().id(), ServerProcess.jvmFlags(c.server())));
@@ -336,11 +322,7 @@ public final class BrowserBench {
         } else {
             more.put("target", plan.target().toString());
         }
-        Provenance.add(plan.out(), Provenance.record("browser", browserVersion + " headless, through Selenium "
-                + seleniumVersion(), plan.flags(), more));
-    }
-
-    private static String seleniumVersion() {
-        return Provenance.libraries().getOrDefault("org.seleniumhq.selenium:selenium-chrome-driver", "?");
+        BrowserOutput.provenance(plan.out(), browserVersion, plan.binaries(), servers.browserFlags(), plan.delay(),
+                plan.runs(), plan.flags(), more);
     }
 }

@@ -36,9 +36,9 @@ public final class Chromium implements AutoCloseable {
 
     /**
      * The browser's flags, besides a fresh {@code --user-data-dir}: headless, no sandbox (it runs as root in
-     * containers), no GPU, HTTP/1.1 over TCP only (no QUIC), and none of the background traffic of a first run
-     * (updates, sync, component downloads) that would share the machine with the measurement; a desktop-sized window,
-     * which decides what the largest contentful paint is.
+     * containers), no GPU, TCP only (no QUIC: HTTP/1.1, or HTTP/2 over TLS where the server offers it), none of the
+     * background traffic of a first run (updates, sync, component downloads) that would share the machine with the
+     * measurement; a desktop-sized window, which decides what the largest contentful paint is.
      */
     public static final List<String> FLAGS = List.of("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
             "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -113,8 +113,16 @@ public final class Chromium implements AutoCloseable {
         return null;
     }
 
-    /** Starts the driver and a browser with a fresh profile; the driver's output (and the browser's) goes to {@code log}. */
+    /** Starts the driver and a browser with a fresh profile; their output goes to {@code log}. */
     public static Chromium start(Binaries binaries, Path log) {
+        return start(binaries, log, List.of());
+    }
+
+    /**
+     * The same, the browser also given {@code more} flags after {@link #FLAGS} (the certificate to accept over TLS:
+     * {@link BrowserTls#chromiumFlag()}).
+     */
+    public static Chromium start(Binaries binaries, Path log, List<String> more) {
         SELENIUM.setLevel(Level.SEVERE);
         Path profile;
         try {
@@ -128,6 +136,8 @@ public final class Chromium implements AutoCloseable {
         ChromeOptions options = new ChromeOptions();
         options.setBinary(binaries.browser().toString());
         options.addArguments(FLAGS);
+        options.addArguments(more);
+        // Also what makes --ignore-certificate-errors-spki-list count: Chromium ignores it without a --user-data-dir.
         options.addArguments("--user-data-dir=" + profile);
         try {
             ChromeDriver driver = new ChromeDriver(service, options);
@@ -151,26 +161,52 @@ public final class Chromium implements AutoCloseable {
         return name + " " + driver.getCapabilities().getBrowserVersion() + " (chromedriver " + driverVersion + ")";
     }
 
-    /** One load's measurements, in milliseconds from the navigation's start; {@code problem} "" when it counts. */
-    public record Loaded(Map<Milestone, Double> ms, int itemsSeen, int status, String problem) {
+    /**
+     * One load's measurements, in milliseconds from the navigation's start; {@code nextHop} the protocol the page
+     * came over as the browser reports it ("" when it did not); {@code problem} "" when it counts.
+     */
+    public record Loaded(Map<Milestone, Double> ms, int itemsSeen, int status, String nextHop, String problem) {
+    }
+
+    /**
+     * The protocol Chromium reports a page came over ({@code PerformanceNavigationTiming.nextHopProtocol}, the ALPN
+     * name) when it was asked over {@code protocol}: "h2" for HTTP/2, "http/1.1" for HTTP/1.1 in clear text or over
+     * TLS. Not for h2c, which Chromium does not speak (it would load such a port over HTTP/1.1).
+     */
+    public static String nextHop(core.Protocol protocol) {
+        if (protocol.http2() && !protocol.tls()) {
+            throw new IllegalArgumentException("Chromium speaks HTTP/2 only over TLS, not " + protocol.id());
+        }
+        return protocol.http2() ? "h2" : "http/1.1";
+    }
+
+    /**
+     * Why a load does not count for its protocol: the browser reported {@code seen}, not {@code expected} (a server
+     * or a browser that fell back to HTTP/1.1 would otherwise be measured as HTTP/2); null when they agree.
+     */
+    static String protocolProblem(String seen, String expected) {
+        return expected.equals(seen) ? null : "the page came over " + (seen == null || seen.isEmpty()
+                ? "a protocol the browser did not report" : seen) + ", not " + expected;
     }
 
     /**
      * Loads {@code url} in a fresh tab with the cache disabled and returns what the page measured once its load
-     * event has passed; {@code itemSelector} matches one element per item, {@code items} of them.
+     * event has passed; {@code itemSelector} matches one element per item, {@code items} of them; the page must
+     * come over {@code nextHop} ({@link #nextHop}).
      */
-    public Loaded load(URI url, String itemSelector, int items, Duration timeout) {
+    public Loaded load(URI url, String itemSelector, int items, Duration timeout, String nextHop) {
         try {
             freshTab();
             driver.manage().timeouts().pageLoadTimeout(timeout);
             driver.executeCdpCommand("Network.enable", Map.of());
             driver.executeCdpCommand("Network.setCacheDisabled", Map.of("cacheDisabled", true));
             driver.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source",
-                    OBSERVER.replace("$SELECTOR", json(itemSelector)).replace("$ITEMS", String.valueOf(items))));
+                    PageScripts.OBSERVER.replace("$SELECTOR", json(itemSelector))
+                            .replace("$ITEMS", String.valueOf(items))));
             driver.get(url.toString());   // returns after the load event (page load strategy "normal")
-            Object result = ((JavascriptExecutor) driver).executeAsyncScript(READ);
+            Object result = ((JavascriptExecutor) driver).executeAsyncScript(PageScripts.READ);
             if (!(result instanceof Map<?, ?> r)) {
-                return new Loaded(Map.of(), 0, 0, "the page returned no measurements");
+                return new Loaded(Map.of(), 0, 0, "", "the page returned no measurements");
             }
             Map<Milestone, Double> ms = new EnumMap<>(Milestone.class);
             for (Milestone m : Milestone.values()) {
@@ -180,7 +216,12 @@ public final class Chromium implements AutoCloseable {
             }
             int seen = r.get("items") instanceof Number n ? n.intValue() : 0;
             int status = r.get("status") instanceof Number n ? n.intValue() : 0;
+            String seenProtocol = r.get("next_hop") instanceof String p ? p : "";
             List<String> problems = new ArrayList<>();
+            String wrongProtocol = protocolProblem(seenProtocol, nextHop);
+            if (wrongProtocol != null) {
+                problems.add(wrongProtocol);
+            }
             if (status != 200) {
                 problems.add("status " + status);
             }
@@ -195,9 +236,9 @@ public final class Chromium implements AutoCloseable {
             if (r.get("unstyled") instanceof List<?> unstyled && !unstyled.isEmpty()) {
                 problems.add("stylesheet not applied: " + unstyled.get(0));
             }
-            return new Loaded(ms, seen, status, String.join("; ", problems));
+            return new Loaded(ms, seen, status, seenProtocol, String.join("; ", problems));
         } catch (WebDriverException e) {
-            return new Loaded(Map.of(), 0, 0, "the browser failed: " + firstLine(e));
+            return new Loaded(Map.of(), 0, 0, "", "the browser failed: " + firstLine(e));
         }
     }
 
@@ -251,64 +292,4 @@ public final class Chromium implements AutoCloseable {
     private static String json(String text) {
         return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
-
-    /**
-     * Runs in the page before any of its own content: notes when the first and the last item element are in the DOM
-     * (a MutationObserver on the document, called as the parser inserts nodes) and every largest-contentful-paint
-     * candidate, all on the page's clock ({@code performance.now()}, 0 at the navigation's start).
-     */
-    private static final String OBSERVER = """
-            (function () {
-              "use strict";
-              var r = window.__pssrbench = {first: null, last: null, count: 0, lcp: null};
-              try {
-                new PerformanceObserver(function (list) {
-                  list.getEntries().forEach(function (e) { r.lcp = e.startTime; });
-                }).observe({type: "largest-contentful-paint", buffered: true});
-              } catch (e) { r.lcpError = String(e); }
-              function check() {
-                var n = document.querySelectorAll($SELECTOR).length;
-                if (n > r.count) {
-                  var t = performance.now();
-                  r.count = n;
-                  if (r.first === null) { r.first = t; }
-                  if (r.last === null && n >= $ITEMS) { r.last = t; }
-                }
-              }
-              new MutationObserver(check).observe(document, {childList: true, subtree: true});
-            }());
-            """;
-
-    /**
-     * Reads the measurements after the load event, once the paints are reported: a page that arrives whole is
-     * parsed, loaded and only then painted, and the browser reports a paint a frame or more after it happened. So it
-     * waits until the first contentful paint is there and no new largest-contentful-paint candidate has come for
-     * {@code QUIET} ms (at most {@code LIMIT} ms after the load event; what is still missing then is reported as
-     * missing).
-     */
-    private static final String READ = """
-            var done = arguments[arguments.length - 1], QUIET = 250, LIMIT = 5000;
-            var started = performance.now(), lcp = null, lcpSince = started;
-            function read() {
-              var nav = performance.getEntriesByType("navigation")[0] || {};
-              var fcp = performance.getEntriesByName("first-contentful-paint")[0];
-              var r = window.__pssrbench || {};
-              var now = performance.now();
-              if (r.lcp !== lcp) { lcp = r.lcp; lcpSince = now; }
-              if ((!fcp || lcp === null || now - lcpSince < QUIET) && now - started < LIMIT) {
-                setTimeout(read, 25);
-                return;
-              }
-              var unstyled = [];
-              document.querySelectorAll("link[rel=stylesheet]").forEach(function (l) {
-                var ok = false;
-                try { ok = !!(l.sheet && l.sheet.cssRules.length > 0); } catch (e) { ok = false; }
-                if (!ok) { unstyled.push(l.href); }
-              });
-              done({ttfb: nav.responseStart, fcp: fcp ? fcp.startTime : null, lcp: r.lcp, first_item: r.first,
-                last_item: r.last, dcl: nav.domContentLoadedEventStart, load: nav.loadEventStart,
-                status: nav.responseStatus, items: r.count, unstyled: unstyled});
-            }
-            read();
-            """;
 }

@@ -1,7 +1,7 @@
 package browser;
 
-import core.Durations;
 import core.Page;
+import core.Protocol;
 import records.BrowserCsv;
 import records.BrowserRow;
 import records.BrowserRun;
@@ -17,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -69,9 +68,10 @@ public final class ForeignBrowser {
                     runs.add(load(chromium, page, run));
                 }
                 loads.addAll(runs);
-                rows.add(BrowserRow.of(Row.FOREIGN, plan.label(), Row.FOREIGN, page.id(), page.items().size(),
-                        plan.delay().toNanos() / 1e6, runs, null, "foreign app " + plan.label() + " at "
-                                + plan.uris().get(page) + ": no buffered counterpart to compare with"));
+                rows.add(BrowserRow.of(Row.FOREIGN, plan.label(), Row.FOREIGN, page.id(), Protocol.H1.id(),
+                        page.items().size(), plan.delay().toNanos() / 1e6, runs, null, "foreign app "
+                                + plan.label() + " at " + plan.uris().get(page) + ": no buffered counterpart to"
+                                + " compare with"));
                 BrowserCsv.write(plan.out(), rows, loads);
             }
             Provenance.finish(plan.out(), Map.of("stopped", stopped, "loads_measured", loads.size()));
@@ -86,10 +86,12 @@ public final class ForeignBrowser {
     private BrowserRun load(Chromium chromium, Page<?> page, int run) {
         int items = page.items().size();
         Duration timeout = plan.delay().multipliedBy(items).plusSeconds(30);
-        Chromium.Loaded l = chromium.load(plan.uris().get(page), page.itemSelector(), items, timeout);
+        // An app at --target is reached over http:// (TargetUrl takes no other), where Chromium speaks HTTP/1.1.
+        Chromium.Loaded l = chromium.load(plan.uris().get(page), page.itemSelector(), items, timeout,
+                Chromium.nextHop(Protocol.H1));
         // The app is not PssrBench's: its CPU is not told from the rest of the machine's (no foreign CPU).
-        BrowserRun r = new BrowserRun(Row.FOREIGN, plan.label(), Row.FOREIGN, page.id(), run, l.ms(), l.itemsSeen(),
-                l.status(), l.problem());
+        BrowserRun r = new BrowserRun(Row.FOREIGN, plan.label(), Row.FOREIGN, page.id(), Protocol.H1.id(), run,
+                l.ms(), l.itemsSeen(), l.status(), l.problem(), null);
         if (run > 0) {
             console.printf(Locale.ROOT, "browser: foreign app %s %s run %d/%d: %s%n", plan.label(), page.id(), run,
                     plan.runs(), r.valid() ? String.format(Locale.ROOT, "fcp %.0f ms, first item %.0f ms, last item"
@@ -101,15 +103,7 @@ public final class ForeignBrowser {
     }
 
     private void writeProvenance(String browserVersion) throws IOException {
-        Map<String, Object> more = new LinkedHashMap<>();
-        more.put("delay", Durations.format(plan.delay()));
-        more.put("runs", plan.runs());
-        more.put("browser", browserVersion);
-        more.put("browser_binary", plan.binaries().browser().toString());
-        more.put("browser_driver", plan.binaries().driver().toString());
-        more.put("browser_flags", Chromium.FLAGS);
-        Provenance.add(plan.out(), Provenance.record("browser", browserVersion + " headless, through Selenium "
-                + Provenance.libraries().getOrDefault("org.seleniumhq.selenium:selenium-chrome-driver", "?"),
-                plan.flags(), more));
+        BrowserOutput.provenance(plan.out(), browserVersion, plan.binaries(), List.of(), plan.delay(), plan.runs(),
+                plan.flags(), Map.of());
     }
 }

@@ -8,6 +8,7 @@ import core.Demo;
 import core.Durations;
 import core.Logs;
 import core.Page;
+import core.Protocol;
 import core.Signals;
 import core.UsageException;
 import picocli.CommandLine;
@@ -60,6 +61,13 @@ final class BrowserCommand implements Callable<Integer> {
                     + " ${DEFAULT-VALUE}). Units: " + Durations.UNITS + ".")
     Duration delay;
 
+    @Option(names = "--protocol", split = ",", paramLabel = "ID", defaultValue = Protocol.DEFAULT_TEXT,
+            description = "What the servers started here speak and the pages are loaded over, a comma list of h1,"
+                    + " h1s (HTTP/1.1 over TLS) and h2 (HTTP/2 over TLS; Chromium speaks HTTP/2 only over TLS): each"
+                    + " combination and its buffered counterpart over each, side by side; a server that does not"
+                    + " speak one is left out of it (default: ${DEFAULT-VALUE}).")
+    List<String> protocols;
+
     @Option(names = "--chromium", paramLabel = "PATH",
             description = "The Chromium or Chrome to run (default: chromium, chromium-browser or google-chrome on"
                     + " PATH).")
@@ -82,6 +90,14 @@ final class BrowserCommand implements Callable<Integer> {
         if (delay.isZero() || delay.isNegative()) {
             throw new UsageException("--delay must be longer than 0 for a browser to see items arrive.");
         }
+        List<Protocol> overs = parseProtocols(protocols);
+        if (Cli.given(spec, "--protocol") && (selection.target != null || selection.describesForeign())) {
+            throw new UsageException("--protocol chooses what the servers started here speak; a --target is loaded"
+                    + " over its own http:// URL: leave out --protocol.");
+        }
+        // Before the browser is looked for: a protocol no selected server speaks is a usage error like the others.
+        List<String> leftOut = selection.target != null || selection.describesForeign() ? List.of()
+                : speaking(selection.combinations(List.of(Registry.SERVERS.get(0).id())), overs);
         Path folder = out != null ? out : Path.of("results", DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
                 .withZone(ZoneOffset.UTC).format(Instant.now()));
         ResultsFolder.checkWritable(folder, "--out");
@@ -96,6 +112,7 @@ final class BrowserCommand implements Callable<Integer> {
         Target running = selection.target(delay, Cli.given(spec, "--delay"));
         List<Combination> chosen = running == null
                 ? selection.combinations(List.of(Registry.SERVERS.get(0).id())) : List.of(running.combination());
+        leftOut.forEach(line -> spec.commandLine().getOut().println("browser: " + line));
         URI target = running == null ? null : running.url();
         java.util.function.Function<Page<?>, URI> bufferedTarget = null;
         Duration measuredDelay = running == null ? delay : running.delay();
@@ -123,7 +140,8 @@ final class BrowserCommand implements Callable<Integer> {
             flags.put("measured", running.note());
         }
         BrowserBench bench = new BrowserBench(new BrowserBench.Plan(chosen, Registry.buffered(), chosenPages, runs,
-                measuredDelay, folder, binaries, flags, target, bufferedTarget, Registry.baselineId()),
+                measuredDelay, folder, binaries, flags, target, bufferedTarget, Registry.baselineId(),
+                running == null ? overs : List.of(Protocol.H1)),
                 spec.commandLine().getOut());
         Runnable restoreSignals = Signals.onTermination(bench::stop);
         try {
@@ -138,6 +156,44 @@ final class BrowserCommand implements Callable<Integer> {
         } finally {
             restoreSignals.run();
         }
+    }
+
+    /**
+     * The protocols asked, in their order, once each; h2c (or an unknown id) refused in one sentence: Chromium
+     * speaks HTTP/2 only over TLS, so it would load an h2c port over HTTP/1.1 and measure h1 under h2c's name.
+     */
+    static List<Protocol> parseProtocols(List<String> ids) {
+        List<Protocol> asked = ids.stream().map(String::strip).map(Protocol::byId).distinct().toList();
+        for (Protocol p : asked) {
+            if (!BrowserBench.PROTOCOLS.contains(p)) {
+                throw new UsageException("--protocol takes " + Protocol.ids(BrowserBench.PROTOCOLS) + " in browser,"
+                        + " not " + p.id() + ": Chromium speaks HTTP/2 only over TLS (h2).");
+            }
+        }
+        return asked;
+    }
+
+    /**
+     * What is left out, a line each (a server that does not speak a protocol is not measured over it, as serve
+     * would refuse it); a protocol none of the selected servers speaks is a usage error naming those that do.
+     */
+    static List<String> speaking(List<Combination> chosen, List<Protocol> protocols) {
+        List<core.Server> servers = chosen.stream().map(Combination::server).distinct().toList();
+        List<String> lines = new java.util.ArrayList<>();
+        for (Protocol p : protocols) {
+            List<core.Server> without = servers.stream().filter(s -> !s.protocols().contains(p)).toList();
+            if (!servers.isEmpty() && without.size() == servers.size()) {
+                throw new UsageException("--protocol=" + p.id() + " is not available with server "
+                        + without.get(0).id() + ", which speaks " + Protocol.ids(without.get(0).protocols())
+                        + "; the servers that speak it: " + String.join(", ", Registry.SERVERS.stream()
+                        .filter(s -> s.protocols().contains(p)).map(s -> s.id()).toList()) + ".");
+            }
+            if (!without.isEmpty()) {
+                lines.add(String.join(", ", without.stream().map(s -> s.id()).toList()) + " left out over " + p.id()
+                        + ", which " + (without.size() == 1 ? "it does" : "they do") + " not speak");
+            }
+        }
+        return lines;
     }
 
     /**

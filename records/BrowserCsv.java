@@ -25,16 +25,19 @@ public final class BrowserCsv {
     /** The columns of browser.csv: per milestone its median, minimum, maximum, buffered median and ratio. */
     public static final List<String> COLUMNS = columns();
 
-    /** The columns of a browser.csv written before foreign_cpu_max and disturbed, which is still read. */
-    private static final List<String> EARLIER = COLUMNS.stream()
+    /** The columns of a browser.csv written before the protocol column (all over HTTP/1.1), which is still read. */
+    private static final List<String> BEFORE_PROTOCOL = COLUMNS.stream().filter(c -> !c.equals("protocol")).toList();
+
+    /** The columns of a browser.csv written before foreign_cpu_max and disturbed too, which is still read. */
+    private static final List<String> EARLIER = BEFORE_PROTOCOL.stream()
             .filter(c -> !c.equals("foreign_cpu_max") && !c.equals("disturbed")).toList();
 
     /** The columns of browser-runs.csv. */
     public static final List<String> RUN_COLUMNS = runColumns();
 
     private static List<String> columns() {
-        List<String> c = new ArrayList<>(List.of("server", "engine", "mode", "page", "items", "delay_ms", "runs",
-                "valid"));
+        List<String> c = new ArrayList<>(List.of("server", "engine", "mode", "page", "protocol", "items", "delay_ms",
+                "runs", "valid"));
         for (Milestone m : Milestone.values()) {
             String s = m.column();
             c.addAll(List.of(s + "_p50_ms", s + "_min_ms", s + "_max_ms", s + "_buffered_p50_ms", s + "_ratio"));
@@ -44,7 +47,7 @@ public final class BrowserCsv {
     }
 
     private static List<String> runColumns() {
-        List<String> c = new ArrayList<>(List.of("server", "engine", "mode", "page", "run"));
+        List<String> c = new ArrayList<>(List.of("server", "engine", "mode", "page", "protocol", "run"));
         for (Milestone m : Milestone.values()) {
             c.add(m.column() + "_ms");
         }
@@ -57,7 +60,7 @@ public final class BrowserCsv {
         Files.createDirectories(folder);
         StringBuilder out = new StringBuilder(String.join(",", COLUMNS)).append('\n');
         for (BrowserRow r : rows) {
-            List<String> cells = new ArrayList<>(List.of(r.server(), r.engine(), r.mode(), r.page(),
+            List<String> cells = new ArrayList<>(List.of(r.server(), r.engine(), r.mode(), r.page(), r.protocol(),
                     String.valueOf(r.items()), Row.decimal(r.delayMs()), String.valueOf(r.runs()),
                     String.valueOf(r.valid())));
             for (Milestone m : Milestone.values()) {
@@ -78,7 +81,7 @@ public final class BrowserCsv {
 
         StringBuilder raw = new StringBuilder(String.join(",", RUN_COLUMNS)).append('\n');
         for (BrowserRun r : runs) {
-            List<String> cells = new ArrayList<>(List.of(r.server(), r.engine(), r.mode(), r.page(),
+            List<String> cells = new ArrayList<>(List.of(r.server(), r.engine(), r.mode(), r.page(), r.protocol(),
                     String.valueOf(r.run())));
             for (Milestone m : Milestone.values()) {
                 cells.add(number(r.get(m)));
@@ -105,12 +108,14 @@ public final class BrowserCsv {
     }
 
     /**
-     * The rows of a browser.csv written by this version or the one before (its header {@link #COLUMNS} or EARLIER);
-     * a milestone whose median, minimum or maximum is missing (or not finite, {@link CsvFile}) is not measured.
+     * The rows of a browser.csv written by this version or an earlier one (its header {@link #COLUMNS},
+     * BEFORE_PROTOCOL or EARLIER: the rows of a file without the protocol column are HTTP/1.1's); a milestone whose
+     * median, minimum or maximum is missing (or not finite, {@link CsvFile}) is not measured.
      */
     public static List<BrowserRow> read(Path file) throws IOException {
         CsvFile csv = CsvFile.read(file);
-        if (!csv.lines().isEmpty() && !csv.header().equals(COLUMNS) && !csv.header().equals(EARLIER)) {
+        if (!csv.lines().isEmpty() && !csv.header().equals(COLUMNS) && !csv.header().equals(BEFORE_PROTOCOL)
+                && !csv.header().equals(EARLIER)) {
             throw new IOException(file + " has other columns than this version of PssrBench writes");
         }
         List<BrowserRow> rows = new ArrayList<>();
@@ -131,8 +136,8 @@ public final class BrowserCsv {
                 }
             }
             rows.add(new BrowserRow(c.text("server"), c.text("engine"), c.text("mode"), c.text("page"),
-                    c.count("items"), c.requiredDecimal("delay_ms"), c.count("runs"), c.flag("valid"), stats,
-                    buffered, c.text("note"), c.decimal("foreign_cpu_max")));
+                    c.text("protocol"), c.count("items"), c.requiredDecimal("delay_ms"), c.count("runs"),
+                    c.flag("valid"), stats, buffered, c.text("note"), c.decimal("foreign_cpu_max")));
         }
         return rows;
     }

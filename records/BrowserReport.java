@@ -42,16 +42,24 @@ final class BrowserReport {
     private BrowserReport() {
     }
 
-    /** Tables and charts list each server and engine's progressive modes first, then its buffered row. */
+    /**
+     * Tables and charts list each server and engine's rows together, per protocol (in the order measured, so h1
+     * and h2 of the same pair are side by side) its progressive modes first, then its buffered row.
+     */
     private static List<BrowserRow> ordered(List<BrowserRow> rows, String bufferedMode) {
         List<String> groups = new ArrayList<>();
+        List<String> protocols = new ArrayList<>();
         rows.forEach(r -> {
             if (!groups.contains(r.server() + " " + r.engine())) {
                 groups.add(r.server() + " " + r.engine());
             }
+            if (!protocols.contains(r.protocol())) {
+                protocols.add(r.protocol());
+            }
         });
         return rows.stream().sorted(Comparator.<BrowserRow>comparingInt(r -> groups.indexOf(r.server() + " "
-                + r.engine())).thenComparing(r -> r.mode().equals(bufferedMode))).toList();
+                + r.engine())).thenComparingInt(r -> protocols.indexOf(r.protocol()))
+                .thenComparing(r -> r.mode().equals(bufferedMode))).toList();
     }
 
     /** The section: a heading, how to read it (folded, one line until opened), then per page a chart and a table. */
@@ -75,8 +83,9 @@ final class BrowserReport {
         return h.toString();
     }
 
-    private static String label(BrowserRow r, boolean servers) {
-        return (servers ? r.server() + " " : "") + r.engine() + " " + r.mode();
+    /** A chart row's name: the server only where several are charted, the protocol only where several are. */
+    private static String label(BrowserRow r, boolean servers, boolean protocols) {
+        return (servers ? r.server() + " " : "") + r.engine() + " " + r.mode() + (protocols ? " " + r.protocol() : "");
     }
 
     /** Medians of every milestone (a marker each) per combination, a row each; null when there is nothing. */
@@ -85,10 +94,11 @@ final class BrowserReport {
             return null;
         }
         boolean servers = rows.stream().map(BrowserRow::server).distinct().count() > 1;
+        boolean protocols = rows.stream().map(BrowserRow::protocol).distinct().count() > 1;
         DefaultCategoryDataset dataset = new DefaultCategoryDataset();
         for (Milestone m : Milestone.values()) {
             for (BrowserRow r : rows) {
-                dataset.addValue(Double.isNaN(r.p50(m)) ? null : r.p50(m), m.label(), label(r, servers));
+                dataset.addValue(Double.isNaN(r.p50(m)) ? null : r.p50(m), m.label(), label(r, servers, protocols));
             }
         }
         CategoryAxis categories = new CategoryAxis(null);
@@ -145,7 +155,7 @@ final class BrowserReport {
 
     private static void table(StringBuilder h, List<BrowserRow> rows) {
         h.append("<div class=\"scroll\"><table class=\"points\">\n<thead><tr><th>server</th><th>engine</th>")
-                .append("<th>mode</th><th>runs</th>");
+                .append("<th>mode</th><th>protocol</th><th>runs</th>");
         for (Milestone m : Milestone.values()) {
             h.append("<th>").append(Charts.esc(m.label())).append(" ms</th>");
         }
@@ -154,7 +164,8 @@ final class BrowserReport {
         for (BrowserRow r : rows) {
             h.append(r.valid() ? "<tr>" : "<tr class=\"bad\">").append("<td>").append(Charts.esc(r.server()))
                     .append("</td><td>").append(Charts.esc(r.engine())).append("</td><td>")
-                    .append(Charts.esc(r.mode())).append("</td><td class=\"num\">").append(r.runs()).append("</td>");
+                    .append(Charts.esc(r.mode())).append("</td><td>").append(Charts.esc(r.protocol()))
+                    .append("</td><td class=\"num\">").append(r.runs()).append("</td>");
             for (Milestone m : Milestone.values()) {
                 BrowserRow.Stat s = r.stats().get(m);
                 h.append("<td class=\"num\">").append(s == null ? "" : String.format(Locale.ROOT,
@@ -178,7 +189,9 @@ final class BrowserReport {
             reports them; <b>first/last item in the DOM</b>: when the page's first and last item element had been
             parsed into the document; <b>DOMContentLoaded</b> and <b>load</b>: the navigation's events. Each
             progressive combination was measured beside the same server and engine in the buffered mode (classic
-            server-side rendering), its runs interleaved with the buffered ones; the ratios divide its medians by
-            the buffered medians. The dashed lines mark when the data source's first and last items exist.</p>
+            server-side rendering), its runs interleaved with the buffered ones, over the same protocol; the ratios
+            divide its medians by the buffered medians. <b>protocol</b>: what the pages came over, as the browser
+            reported it (<code>h1</code> HTTP/1.1 in clear text, <code>h1s</code> HTTP/1.1 over TLS, <code>h2</code>
+            HTTP/2 over TLS). The dashed lines mark when the data source's first and last items exist.</p>
             """;
 }

@@ -8,11 +8,13 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * One combination and page loaded in a browser {@code runs} times: a row of {@code browser.csv}. For each
- * {@link Milestone}, the median and the spread (minimum and maximum) over the loads, and the median of the same
- * milestone for the same server, engine and page in the buffered mode measured beside it, with the ratio of the two
- * (a buffered row's counterpart is itself: ratio 1).
+ * One combination and page loaded in a browser {@code runs} times over one protocol: a row of {@code browser.csv}.
+ * For each {@link Milestone}, the median and the spread (minimum and maximum) over the loads, and the median of the
+ * same milestone for the same server, engine, page and protocol in the buffered mode measured beside it, with the
+ * ratio of the two (a buffered row's counterpart is itself: ratio 1).
  *
+ * @param protocol what the pages were loaded over: {@code serve --protocol}'s id (h1, h1s, h2); "h1" in a
+ *                 browser.csv from before the column
  * @param items   the page's items
  * @param delayMs the data source's delay per item
  * @param runs    the loads the statistics are over (the valid ones)
@@ -21,14 +23,23 @@ import java.util.Objects;
  * @param foreignCpuMax the most CPU the rest of the machine used during one of the loads, in cores (null: not
  *                      known); above {@link Row#DISTURBED_FOREIGN_CPU} the row is {@link #disturbed}
  */
-public record BrowserRow(String server, String engine, String mode, String page, int items, double delayMs, int runs,
-                         boolean valid, Map<Milestone, Stat> stats, Map<Milestone, Double> bufferedP50, String note,
-                         Double foreignCpuMax) {
+public record BrowserRow(String server, String engine, String mode, String page, String protocol, int items,
+                         double delayMs, int runs, boolean valid, Map<Milestone, Stat> stats,
+                         Map<Milestone, Double> bufferedP50, String note, Double foreignCpuMax) {
 
-    /** A row whose machine was not watched (a browser.csv from before foreign_cpu_max). */
+    /** A row over HTTP/1.1 (a browser.csv from before the protocol column). */
+    public BrowserRow(String server, String engine, String mode, String page, int items, double delayMs, int runs,
+                      boolean valid, Map<Milestone, Stat> stats, Map<Milestone, Double> bufferedP50, String note,
+                      Double foreignCpuMax) {
+        this(server, engine, mode, page, BrowserRun.DEFAULT_PROTOCOL, items, delayMs, runs, valid, stats,
+                bufferedP50, note, foreignCpuMax);
+    }
+
+    /** A row over HTTP/1.1 whose machine was not watched (a browser.csv from before foreign_cpu_max). */
     public BrowserRow(String server, String engine, String mode, String page, int items, double delayMs, int runs,
                       boolean valid, Map<Milestone, Stat> stats, Map<Milestone, Double> bufferedP50, String note) {
-        this(server, engine, mode, page, items, delayMs, runs, valid, stats, bufferedP50, note, null);
+        this(server, engine, mode, page, BrowserRun.DEFAULT_PROTOCOL, items, delayMs, runs, valid, stats,
+                bufferedP50, note, null);
     }
 
     /** Whether a load of this row ran while the rest of the machine was busy: its figures may be the neighbour's. */
@@ -36,11 +47,12 @@ public record BrowserRow(String server, String engine, String mode, String page,
         return foreignCpuMax != null && Row.disturbs(foreignCpuMax, Double.NaN);
     }
 
-    /** This row with its names ({@code name}: server, engine, mode, page) and note ({@code note}) mapped. */
+    /** This row with its names ({@code name}: server, engine, mode, page, protocol) and note ({@code note}) mapped. */
     public BrowserRow withText(java.util.function.UnaryOperator<String> name,
                                java.util.function.UnaryOperator<String> note) {
-        return new BrowserRow(name.apply(server), name.apply(engine), name.apply(mode), name.apply(page), items,
-                delayMs, runs, valid, stats, bufferedP50, note.apply(this.note), foreignCpuMax);
+        return new BrowserRow(name.apply(server), name.apply(engine), name.apply(mode), name.apply(page),
+                name.apply(protocol), items, delayMs, runs, valid, stats, bufferedP50, note.apply(this.note),
+                foreignCpuMax);
     }
 
     /** A milestone over the loads: median, minimum and maximum, in milliseconds. */
@@ -52,6 +64,7 @@ public record BrowserRow(String server, String engine, String mode, String page,
         Objects.requireNonNull(engine);
         Objects.requireNonNull(mode);
         Objects.requireNonNull(page);
+        protocol = protocol == null || protocol.isEmpty() ? BrowserRun.DEFAULT_PROTOCOL : protocol;
         stats = Collections.unmodifiableMap(stats.isEmpty() ? new EnumMap<>(Milestone.class) : new EnumMap<>(stats));
         bufferedP50 = Collections.unmodifiableMap(bufferedP50.isEmpty() ? new EnumMap<>(Milestone.class)
                 : new EnumMap<>(bufferedP50));
@@ -60,12 +73,20 @@ public record BrowserRow(String server, String engine, String mode, String page,
                 : Double.valueOf(Row.decimal(foreignCpuMax));
     }
 
-    /**
-     * The row of {@code loads} (all of one combination and page); {@code bufferedP50}: the buffered counterpart's
-     * medians (null: this row is the buffered one, its own medians are its counterpart's).
-     */
+    /** The row of {@code loads} over HTTP/1.1 (see the next). */
     public static BrowserRow of(String server, String engine, String mode, String page, int items, double delayMs,
                                 List<BrowserRun> loads, Map<Milestone, Double> bufferedP50, String remark) {
+        return of(server, engine, mode, page, BrowserRun.DEFAULT_PROTOCOL, items, delayMs, loads, bufferedP50, remark);
+    }
+
+    /**
+     * The row of {@code loads} (all of one combination, page and protocol); {@code bufferedP50}: the buffered
+     * counterpart's medians, measured over the same protocol (null: this row is the buffered one, its own medians
+     * are its counterpart's).
+     */
+    public static BrowserRow of(String server, String engine, String mode, String page, String protocol, int items,
+                                double delayMs, List<BrowserRun> loads, Map<Milestone, Double> bufferedP50,
+                                String remark) {
         List<BrowserRun> counted = loads.stream().filter(BrowserRun::valid).toList();
         Map<Milestone, Stat> stats = new EnumMap<>(Milestone.class);
         for (Milestone m : Milestone.values()) {
@@ -93,7 +114,7 @@ public record BrowserRow(String server, String engine, String mode, String page,
             note = String.format(Locale.ROOT, "disturbed: %d of %d loads (foreign CPU up to %.2f cores)", disturbed,
                     loads.size(), foreign) + (note.isEmpty() ? "" : "; " + note);
         }
-        return new BrowserRow(server, engine, mode, page, items, delayMs, counted.size(),
+        return new BrowserRow(server, engine, mode, page, protocol, items, delayMs, counted.size(),
                 !loads.isEmpty() && failed == 0, stats, counterpart, note, foreign);
     }
 

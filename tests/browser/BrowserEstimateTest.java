@@ -1,6 +1,7 @@
 package browser;
 
 import core.Page;
+import core.Protocol;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -29,9 +30,18 @@ class BrowserEstimateTest {
     /** "1 server and engine pairs", "about 1 minutes": counts agree with their nouns. */
     @Test
     void theSummaryLineAgreesInNumber() {
+        List<Protocol> h1 = List.of(Protocol.H1);
         assertEquals("browser: 1 server and engine pair, 1 combination beside buffered, 1 page, 1 run each at 200ms per"
-                + " item: about 1 minute", BrowserBench.summary(1, 1, 1, 1, Duration.ofMillis(200), 42));
+                + " item: about 1 minute", BrowserBench.summary(1, 1, h1, 1, 1, Duration.ofMillis(200), 42));
         assertEquals("browser: 2 server and engine pairs, 3 combinations beside buffered, 2 pages, 5 runs each at"
-                + " 200ms per item: about 2 minutes", BrowserBench.summary(2, 3, 2, 5, Duration.ofMillis(200), 61));
+                + " 200ms per item: about 2 minutes", BrowserBench.summary(2, 3, h1, 2, 5, Duration.ofMillis(200), 61));
+    }
+
+    /** Over HTTP/1.1 alone the line is as it always was; other protocols are named. */
+    @Test
+    void theSummaryLineNamesTheProtocolsBeyondHttp1() {
+        assertEquals("browser: 1 server and engine pair, 1 combination beside buffered over h1, h2, 1 page, 1 run each"
+                + " at 200ms per item: about 1 minute", BrowserBench.summary(1, 1, List.of(Protocol.H1, Protocol.H2),
+                1, 1, Duration.ofMillis(200), 42));
     }
 }

@@ -139,6 +139,36 @@ class BrowserIT {
         }
     }
 
+    /**
+     * Over HTTP/2: the servers started over TLS with the run's certificate, which the browser accepts by its key alone
+     * (not every certificate), and every load proven to have come over h2 (a load over another protocol does not
+     * count, and its row is not valid). The page streams over h2 as over HTTP/1.1.
+     */
+    @Test
+    void overHttp2ThePagesComeOverH2AndStillStream(@TempDir Path out) throws Exception {
+        assumeChromium();
+        Done d = run(new ProcessBuilder(java("browser", "--server=nima", "--engine=jstachio", "--mode=virtual",
+                "--page=presentations", "--runs=1", "--delay=" + DELAY_MS + "ms", "--protocol=h2", "--out=" + out)));
+        String output = d.out() + d.err();
+        assertEquals(0, d.code(), output);
+        List<BrowserRow> rows = BrowserCsv.read(out.resolve(BrowserCsv.FILE));
+        assertEquals(List.of("virtual h2", "buffered h2"), rows.stream().map(r -> r.mode() + " " + r.protocol())
+                .toList(), output);
+        assertPhysics(rows, "virtual", output);
+        List<String> loads = Files.readAllLines(out.resolve(BrowserCsv.RUNS_FILE));
+        assertEquals(3, loads.size(), "a line per measured load: " + loads);
+        loads.stream().skip(1).forEach(l -> assertTrue(l.contains(",presentations,h2,1,") && l.contains(",true,"),
+                l));
+
+        var provenance = new ObjectMapper().readTree(out.resolve("provenance.json").toFile());
+        List<String> flags = new ArrayList<>();
+        provenance.path("browser_flags").forEach(f -> flags.add(f.asText()));
+        assertTrue(flags.stream().anyMatch(f -> f.matches("--ignore-certificate-errors-spki-list=[A-Za-z0-9+/]{43}=")),
+                "the certificate accepted by its key: " + flags);
+        assertFalse(flags.contains("--ignore-certificate-errors"), "not every certificate: " + flags);
+        assertEquals("h2", provenance.path("protocols").path(0).asText(), provenance.toString());
+    }
+
     @Test
     void aDemoServerIsMeasuredAtItsOwnDelayAgainstItsBufferedPages(@TempDir Path out) throws Exception {
         assumeChromium();

@@ -66,8 +66,8 @@ class BrowserCsvTest {
         assertEquals(String.join(",", BrowserCsv.COLUMNS), lines.get(0));
         for (String column : BrowserCsv.COLUMNS) {
             assertTrue(column.matches("[a-z0-9_]+") && (column.endsWith("_ms") || column.endsWith("_ratio")
-                    || List.of("server", "engine", "mode", "page", "items", "runs", "valid", "foreign_cpu_max",
-                    "disturbed", "note").contains(column)),
+                    || List.of("server", "engine", "mode", "page", "protocol", "items", "runs", "valid",
+                    "foreign_cpu_max", "disturbed", "note").contains(column)),
                     "lower-case, unit-suffixed: " + column);
         }
         assertTrue(BrowserCsv.COLUMNS.containsAll(List.of("fcp_p50_ms", "fcp_min_ms", "fcp_max_ms",
@@ -76,7 +76,7 @@ class BrowserCsvTest {
         assertEquals(rows, BrowserCsv.read(dir.resolve(BrowserCsv.FILE)), "read back equal");
         assertEquals(String.join(",", BrowserCsv.RUN_COLUMNS), Files.readAllLines(dir.resolve(BrowserCsv.RUNS_FILE))
                 .get(0));
-        assertEquals("nima,jstachio,virtual,stocks,1,100.000,101.000,102.000,103.000,104.000,105.000,106.000,20,200,"
+        assertEquals("nima,jstachio,virtual,stocks,h1,1,100.000,101.000,102.000,103.000,104.000,105.000,106.000,20,200,"
                 + "true,,", Files.readAllLines(dir.resolve(BrowserCsv.RUNS_FILE)).get(1));
     }
 
@@ -101,19 +101,76 @@ class BrowserCsvTest {
         assertTrue(line.endsWith(",0.900,true,disturbed: 1 of 2 loads (foreign CPU up to 0.90 cores)"), line);
         assertTrue(Files.readAllLines(dir.resolve(BrowserCsv.RUNS_FILE)).get(2).endsWith(",true,0.900,"));
 
-        // A browser.csv from before these two columns is still read, its rows not known to be disturbed or not.
+        // A browser.csv from before these two columns (and so before protocol) is still read, its rows not known
+        // to be disturbed or not.
         List<String> lines = Files.readAllLines(dir.resolve(BrowserCsv.FILE));
         int at = BrowserCsv.COLUMNS.indexOf("foreign_cpu_max");
+        int protocol = BrowserCsv.COLUMNS.indexOf("protocol");
         List<String> earlier = lines.stream().map(l -> {
             List<String> cells = new java.util.ArrayList<>(List.of(l.split(",", at + 3)));
             cells.remove(at);
             cells.remove(at);
+            cells.remove(protocol);
             return String.join(",", cells);
         }).toList();
         Files.write(dir.resolve(BrowserCsv.FILE), earlier);
         BrowserRow old = BrowserCsv.read(dir.resolve(BrowserCsv.FILE)).get(0);
         assertEquals(null, old.foreignCpuMax());
         assertFalse(old.disturbed());
+    }
+
+    /** Rows over h2 beside rows over h1: keyed by protocol in both files, each beside its own buffered counterpart. */
+    private static List<BrowserRow> byProtocol() {
+        List<BrowserRow> rows = new java.util.ArrayList<>();
+        for (String protocol : List.of("h1", "h2")) {
+            double slower = protocol.equals("h2") ? 30 : 0;
+            BrowserRun buffered = new BrowserRun("nima", "jstachio", "buffered", "stocks", protocol, 1,
+                    Map.of(Milestone.FCP, 4000 + slower), 20, 200, "", null);
+            BrowserRun progressive = new BrowserRun("nima", "jstachio", "virtual", "stocks", protocol, 1,
+                    Map.of(Milestone.FCP, 100 + slower), 20, 200, "", null);
+            BrowserRow b = BrowserRow.of("nima", "jstachio", "buffered", "stocks", protocol, 20, 200,
+                    List.of(buffered), null, null);
+            rows.add(BrowserRow.of("nima", "jstachio", "virtual", "stocks", protocol, 20, 200, List.of(progressive),
+                    b.medians(), null));
+            rows.add(b);
+        }
+        return rows;
+    }
+
+    @Test
+    void rowsOverEachProtocolAreKeptApartAndABrowserCsvBeforeTheColumnIsHttp1(@TempDir Path dir) throws IOException {
+        List<BrowserRow> rows = byProtocol();
+        assertEquals(130 / 4030.0, rows.get(2).ratio(Milestone.FCP), 1e-12, "h2 against h2's buffered counterpart");
+        BrowserRun load = new BrowserRun("nima", "jstachio", "virtual", "stocks", "h2", 1, Map.of(Milestone.FCP,
+                130.0), 20, 200, "", null);
+        BrowserCsv.write(dir, rows, List.of(load));
+        assertEquals(rows, BrowserCsv.read(dir.resolve(BrowserCsv.FILE)), "read back equal, protocols and all");
+        assertEquals(List.of("h1", "h1", "h2", "h2"), Files.readAllLines(dir.resolve(BrowserCsv.FILE)).stream()
+                .skip(1).map(l -> l.split(",")[4]).toList());
+        assertTrue(Files.readAllLines(dir.resolve(BrowserCsv.RUNS_FILE)).get(1)
+                .startsWith("nima,jstachio,virtual,stocks,h2,1,"));
+
+        // A browser.csv from before the protocol column: every row was HTTP/1.1.
+        List<String> earlier = Files.readAllLines(dir.resolve(BrowserCsv.FILE)).stream().limit(2).map(l -> {
+            List<String> cells = new java.util.ArrayList<>(List.of(l.split(",", -1)));
+            cells.remove(4);
+            return String.join(",", cells);
+        }).toList();
+        Files.write(dir.resolve(BrowserCsv.FILE), earlier);
+        BrowserRow old = BrowserCsv.read(dir.resolve(BrowserCsv.FILE)).get(0);
+        assertEquals("h1", old.protocol());
+        assertEquals(rows.get(0), old);
+    }
+
+    @Test
+    void theReportShowsEachProtocolSideBySide(@TempDir Path dir) throws IOException {
+        BrowserCsv.write(dir, byProtocol(), List.of());
+        Document doc = Jsoup.parse(Report.write(dir, "raw", "buffered").toFile());
+        assertEquals(List.of("virtual h1", "buffered h1", "virtual h2", "buffered h2"),
+                doc.select("section table tbody tr").stream().map(tr -> tr.child(2).text() + " " + tr.child(3).text())
+                        .toList(), "per protocol, the progressive rows then their buffered counterpart");
+        String svg = doc.select("section svg").text();
+        assertTrue(svg.contains("jstachio virtual h1") && svg.contains("jstachio virtual h2"), "named by protocol");
     }
 
     @Test
