@@ -4,8 +4,15 @@ import core.UsageException;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * One bench point as a Hyperfoil benchmark (YAML, Hyperfoil 0.25's format): one GET of the page per session
@@ -28,6 +35,78 @@ public final class HyperfoilBenchmark {
     private HyperfoilBenchmark() {
     }
 
+    /**
+     * One agent of a cluster's benchmark, as {@code --agents} names it: {@code [NAME=][user@]host[:port]} (Hyperfoil's
+     * inline form, which its SSH deployer reads) and optional {@code ;key=value} properties of Hyperfoil's agents
+     * ({@code dir}, {@code cpu}, {@code extras}, {@code node} on Kubernetes, ...). With properties the agent is written
+     * in Hyperfoil's properties form, its host, port and user among them, since the YAML takes one form or the other.
+     * Two agents on one host need a {@code dir} each: Hyperfoil deploys them at once, and in one folder they would
+     * copy the same jars over each other.
+     */
+    public record Agent(String name, String host, Map<String, String> properties) {
+    }
+
+    private static final Pattern AGENT_NAME = Pattern.compile("[A-Za-z0-9_-]+");
+    private static final Pattern AGENT_HOST = Pattern.compile(
+            "(?:([^@\\s;=,]+)@)?([A-Za-z0-9._-]+|\\[[0-9A-Fa-f:.]+])(?::(\\d{1,5}))?");
+    private static final Pattern PROPERTY = Pattern.compile("([A-Za-z][A-Za-z0-9_.-]*)=([^;]+)");
+
+    /** {@code --agents}' entries as agents (agent-N where unnamed); a malformed one fails in one sentence. */
+    public static List<Agent> agents(List<String> specs) {
+        List<Agent> agents = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (int i = 0; i < specs.size(); i++) {
+            String spec = specs.get(i);
+            String[] parts = spec.split(";", -1);
+            String host = parts[0];
+            String name = "agent-" + (i + 1);
+            int eq = host.indexOf('=');
+            if (eq >= 0) {
+                name = host.substring(0, eq);
+                host = host.substring(eq + 1);
+            }
+            Matcher h = AGENT_HOST.matcher(host);
+            if (!AGENT_NAME.matcher(name).matches() || !h.matches()) {
+                throw new UsageException("--agents takes [NAME=][user@]host[:port][;key=value...] per agent, NAME of"
+                        + " letters, digits, - and _ (for example a1=localhost:2222;dir=/tmp/hf-a1): '" + spec
+                        + "' is not.");
+            }
+            if (!names.add(name)) {
+                throw new UsageException("--agents names the agent '" + name + "' twice.");
+            }
+            Map<String, String> properties = new LinkedHashMap<>();
+            for (int k = 1; k < parts.length; k++) {
+                Matcher p = PROPERTY.matcher(parts[k]);
+                if (!p.matches()) {
+                    throw new UsageException("--agents takes properties as ;key=value after the host: '" + parts[k]
+                            + "' in '" + spec + "' is not.");
+                }
+                if (properties.put(p.group(1), p.group(2)) != null) {
+                    throw new UsageException("--agents gives the property " + p.group(1) + " twice in '" + spec + "'.");
+                }
+            }
+            if (!properties.isEmpty()) {   // the properties form: the host's parts as properties too
+                Map<String, String> all = new LinkedHashMap<>();
+                all.put("host", h.group(2));
+                if (h.group(3) != null) {
+                    all.put("port", h.group(3));
+                }
+                if (h.group(1) != null) {
+                    all.put("user", h.group(1));
+                }
+                for (var e : properties.entrySet()) {
+                    if (all.put(e.getKey(), e.getValue()) != null) {
+                        throw new UsageException("--agents gives the " + e.getKey() + " of '" + spec + "' twice:"
+                                + " in [user@]host[:port] and as a property.");
+                    }
+                }
+                properties = all;
+            }
+            agents.add(new Agent(name, host, java.util.Collections.unmodifiableMap(properties)));
+        }
+        return agents;
+    }
+
     /** {@code pssr.SERVER.ENGINE.MODE.PAGE.cN[.rR]}: what {@link records.HyperfoilImport#point} reads back. */
     static String name(Point p) {
         var c = p.combination();
@@ -37,7 +116,7 @@ public final class HyperfoilBenchmark {
 
     /**
      * The YAML of point {@code p} against the server at {@code base}; {@code agents} empty for the embedded engine,
-     * else the hosts ({@code [user@]host[:port]}, as Hyperfoil's SSH deployer reads them) of a cluster's agents;
+     * else a cluster's agents as {@code --agents} gives them ({@link #agents});
      * {@code threads} Hyperfoil's event-loop threads (0: its default; on a cluster, each agent's own).
      */
     static String yaml(Point p, URI base, Duration warmup, Duration duration, Duration timeout, List<String> agents,
@@ -61,8 +140,15 @@ public final class HyperfoilBenchmark {
         y.append("name: ").append(name(p)).append('\n');
         if (!agents.isEmpty()) {
             y.append("agents:\n");
-            for (int i = 0; i < agents.size(); i++) {
-                y.append("  agent-").append(i + 1).append(": ").append(quoted(agents.get(i))).append('\n');
+            for (Agent a : agents(agents)) {
+                y.append("  ").append(a.name()).append(':');
+                if (a.properties().isEmpty()) {
+                    y.append(' ').append(quoted(a.host())).append('\n');
+                } else {
+                    y.append('\n');
+                    a.properties().forEach((k, v) -> y.append("    ").append(k).append(": ").append(quoted(v))
+                            .append('\n'));
+                }
             }
         }
         if (threads > 0) {

@@ -1,6 +1,7 @@
 package cli;
 
 import bench.Bench;
+import bench.HyperfoilBenchmark;
 import bench.HyperfoilDriver;
 import bench.LoadGenerator;
 import core.Combination;
@@ -141,8 +142,10 @@ final class BenchCommand implements Callable<Integer> {
             + " point as a Hyperfoil benchmark (DIR/NAME.hf.yaml) for a Hyperfoil cluster instead of measuring.")
     Path export;
 
-    @Option(names = "--agents", split = ",", paramLabel = "HOST", description = "With --export: the Hyperfoil"
-            + " agents' hosts ([user@]host[:port], Hyperfoil's SSH deployer's syntax) for the agents: section.")
+    @Option(names = "--agents", split = ",", paramLabel = "AGENT", description = "With --export: the Hyperfoil"
+            + " agents for the agents: section, each [NAME=][user@]host[:port] (Hyperfoil's SSH deployer's syntax;"
+            + " NAME defaults to agent-N) with optional ;key=value properties of Hyperfoil's agents (dir, cpu, extras;"
+            + " node on Kubernetes), for example a1=localhost:2222;dir=/tmp/hf-a1.")
     List<String> agents = List.of();
 
     @Option(names = "--no-baseline", description = "Do not add the raw baseline engine on each selected server and"
@@ -194,6 +197,7 @@ final class BenchCommand implements Callable<Integer> {
         if (!agents.isEmpty() && export == null) {
             throw new UsageException("--agents names the hosts of an exported benchmark: add --export=DIR.");
         }
+        HyperfoilBenchmark.agents(agents);   // a malformed agent fails here, before the target is asked
         if (export != null && selection.target == null) {
             throw new UsageException("--export needs --target=URL: the server the agents will load, running.");
         }

@@ -45,28 +45,39 @@ final class HyperfoilImportCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         ResultsFolder.checkWritable(out, "--out");
         List<Row> rows = new ArrayList<>();
+        List<String> shares = new ArrayList<>();   // each row's responses per agent, for the console
         Map<String, Object> sources = new LinkedHashMap<>();
         for (Path file : files) {   // all read and checked before anything is written
             if (!Files.isRegularFile(file)) {
                 throw new UsageException("no such file: " + file + ".");
             }
-            List<HyperfoilImport.Phase> phases;
+            HyperfoilImport.Export export;
             try {
-                phases = HyperfoilImport.read(file);
+                export = HyperfoilImport.export(file);
             } catch (IOException | IllegalArgumentException e) {
                 throw new UsageException(file + " is not a Hyperfoil JSON export: " + e.getMessage() + ".");
             }
+            // A run the controller cancelled, or whose agents failed, has figures of a part of the load only (its
+            // watchdogs' warnings are not failures: the row's note gives them)
+            if (export.cancelled() || !export.errors().isEmpty()) {
+                throw new UsageException(file + " is of a run that " + (export.errors().isEmpty() ? "was cancelled"
+                        : "failed (" + export.errors().get(0) + ")") + ": run it again rather than import it.");
+            }
+            List<HyperfoilImport.Phase> phases = export.phases();
             if (phases.isEmpty()) {
                 throw new UsageException(file + " has no measured phase (only warm-ups, or none).");
             }
-            String name = phases.get(0).benchmark();
+            String name = export.benchmark();
             HyperfoilImport.Point point = HyperfoilImport.point(name);
             if (point == null) {
                 throw new UsageException(file + " is of benchmark '" + name + "', not one bench --driver=hyperfoil"
                         + " --export named (pssr.SERVER.ENGINE.MODE.PAGE.cN[.rR]).");
             }
             for (HyperfoilImport.Phase phase : phases) {
-                rows.add(phase.row(point, "imported from " + file.getFileName() + ", phase " + phase.phase()));
+                rows.add(phase.row(point, "imported from " + file.getFileName()
+                        + (export.runId().isEmpty() ? "" : ", run " + export.runId()) + ", phase " + phase.phase()
+                        + (export.warningsRemark().isEmpty() ? "" : "; " + export.warningsRemark())));
+                shares.add(phase.agentsRemark().isEmpty() ? "" : " (" + phase.agentsRemark() + ")");
             }
             sources.put(file.toString(), name);
         }
@@ -76,11 +87,12 @@ final class HyperfoilImportCommand implements Callable<Integer> {
         Provenance.add(out, Provenance.record("hyperfoil-import", "Hyperfoil (a cluster's JSON export)",
                 Provenance.flags(spec.commandLine().getParseResult()), more));
         PrintWriter console = spec.commandLine().getOut();
-        for (Row row : rows) {
+        for (int i = 0; i < rows.size(); i++) {
+            Row row = rows.get(i);
             Summary.append(out.resolve("summary.csv"), row);
             console.printf(Locale.ROOT, "hyperfoil-import: %s %s %s %s %s c%d: %.1f req/s, p50 %.2f ms, p99 %.2f ms,"
-                            + " %s errors%n", row.server(), row.engine(), row.mode(), row.page(), row.model(),
-                    row.connections(), row.reqPerS(), row.ttlbP50Ms(), row.ttlbP99Ms(), row.errors());
+                            + " %s errors%s%n", row.server(), row.engine(), row.mode(), row.page(), row.model(),
+                    row.connections(), row.reqPerS(), row.ttlbP50Ms(), row.ttlbP99Ms(), row.errors(), shares.get(i));
         }
         console.flush();
         return 0;

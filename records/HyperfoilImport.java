@@ -6,8 +6,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * Hyperfoil's JSON export of a run ({@code export -f JSON} in Hyperfoil's CLI, written by its controller's
@@ -34,12 +38,42 @@ public final class HyperfoilImport {
     }
 
     /**
+     * One export: the benchmark's name, the controller's run id ("" in the embedded runner's file), whether the run
+     * was cancelled, the errors the controller recorded that are not its watchdogs' warnings (an agent that died,
+     * ...), how often its watchdogs warned, and the measured phases. The controller lists the watchdogs' warnings among
+     * the run's errors ({@code info.errors}); the run goes on regardless: the jitter watchdog's (an agent's thread
+     * was not scheduled for longer than its threshold, 100 ms) and the CPU watchdog's (an agent's CPU busier than 80%).
+     * Both say the load generator was short of CPU, which the row's note repeats.
+     */
+    public record Export(String benchmark, String runId, boolean cancelled, List<String> errors, int jitterWarnings,
+                         int cpuWarnings, List<Phase> phases) {
+
+        /** "Hyperfoil's watchdogs warned ..." when they did, else "". */
+        public String warningsRemark() {
+            if (jitterWarnings + cpuWarnings == 0) {
+                return "";
+            }
+            return "Hyperfoil's watchdogs warned that its agents were short of CPU: " + jitterWarnings + " stalls over"
+                    + " its jitter threshold, " + cpuWarnings + " times a CPU over 80%";
+        }
+    }
+
+    /** The watchdogs' messages: "HH:mm:ss.SSS | Jitter watchdog was not invoked for ..." and "... | CPU 1 was used". */
+    private static final Pattern JITTER = Pattern.compile(
+            "[\\d:.]+ \\| Jitter watchdog was not invoked for .*");
+    private static final Pattern CPU = Pattern.compile(
+            "[\\d:.]+ \\| CPU \\d+ was used for .*");
+
+    /**
      * One measured phase and metric. Times in nanoseconds; {@code seconds}: its statistics' span (end - start);
-     * {@code hdrHistogram}: the compressed histogram PssrBench's embedded runner adds (null in Hyperfoil's export).
+     * {@code hdrHistogram}: the compressed histogram PssrBench's embedded runner adds (null in Hyperfoil's export);
+     * {@code agentResponses}: each agent's responses in it, by agent name (a cluster's export has them per agent;
+     * empty in the embedded runner's file).
      */
     public record Phase(String benchmark, String phase, String metric, long responses, long status2xx,
                         long statusOther, long invalid, long connectionErrors, long timeouts, long internalErrors,
-                        double seconds, long p50, long p90, long p99, long p999, long max, String hdrHistogram) {
+                        double seconds, long p50, long p90, long p99, long p999, long max, String hdrHistogram,
+                        Map<String, Long> agentResponses) {
 
         public long non2xx() {
             return statusOther;
@@ -62,13 +96,30 @@ public final class HyperfoilImport {
                     timeouts);
         }
 
-        /** This phase as a row of {@code point}, with {@code remark} added to {@link #NOTE}. */
+        /** "responses per agent: a1 1204, a2 1198" from a cluster's export, else "". */
+        public String agentsRemark() {
+            if (agentResponses.isEmpty()) {
+                return "";
+            }
+            StringBuilder b = new StringBuilder("responses per agent:");
+            agentResponses.forEach((agent, n) -> b.append(b.charAt(b.length() - 1) == ':' ? " " : ", ")
+                    .append(agent).append(' ').append(n));
+            return b.toString();
+        }
+
+        /** This phase as a row of {@code point}, with {@code remark} and the agents' shares added to {@link #NOTE}. */
         public Row row(Point point, String remark) {
+            StringBuilder note = new StringBuilder(NOTE);
+            for (String more : new String[]{remark, agentsRemark()}) {
+                if (more != null && !more.isEmpty()) {
+                    note.append("; ").append(more);
+                }
+            }
             return Row.builder(TOOL, point.server(), point.engine(), point.mode(), point.page(),
                             point.connections(), point.rate())
                     .measured(seconds, responses, errors(), errorDetail(), reqPerS())
                     .ttlbMs(p50 / 1e6, p90 / 1e6, p99 / 1e6, p999 / 1e6, max / 1e6)
-                    .remark(remark == null || remark.isEmpty() ? NOTE : NOTE + "; " + remark)
+                    .remark(note.toString())
                     .build();
         }
     }
@@ -78,12 +129,39 @@ public final class HyperfoilImport {
 
     /** The measured (not warm-up) phases of the export in {@code file}; an unreadable file fails with its reason. */
     public static List<Phase> read(Path file) throws IOException {
+        return export(file).phases();
+    }
+
+    /** The export in {@code file}, its measured phases and the run's outcome; an unreadable file fails with why. */
+    public static Export export(Path file) throws IOException {
         JsonNode root = new ObjectMapper().readTree(file.toFile());
         JsonNode stats = root == null ? null : root.get("stats");
         if (stats == null || !stats.isArray()) {
             throw new IllegalArgumentException(file + " is not a Hyperfoil JSON export (no \"stats\" list)");
         }
-        String benchmark = root.path("info").path("benchmark").asText("");
+        JsonNode info = root.path("info");
+        String benchmark = info.path("benchmark").asText("");
+        // A cluster's export repeats each phase's statistics per agent under "agents": [{name, stats: [...]}]
+        Map<String, Map<String, Long>> perAgent = new LinkedHashMap<>();
+        for (JsonNode agent : root.path("agents")) {
+            for (JsonNode s : agent.path("stats")) {
+                perAgent.computeIfAbsent(s.path("phase").asText() + "\u0000" + s.path("metric").asText(),
+                        k -> new TreeMap<>()).merge(agent.path("name").asText(),
+                        s.path("total").path("summary").path("responseCount").asLong(), Long::sum);
+            }
+        }
+        List<String> errors = new ArrayList<>();
+        int jitter = 0, cpu = 0;
+        for (JsonNode e : info.path("errors")) {
+            String msg = e.path("msg").asText();
+            if (JITTER.matcher(msg).matches()) {
+                jitter++;
+            } else if (CPU.matcher(msg).matches()) {
+                cpu++;
+            } else {
+                errors.add((e.has("agent") ? e.path("agent").asText() + ": " : "") + msg);
+            }
+        }
         List<Phase> phases = new ArrayList<>();
         for (JsonNode s : stats) {
             if (s.path("isWarmup").asBoolean(false)) {
@@ -104,9 +182,11 @@ public final class HyperfoilImport {
                     sum.path("requestTimeouts").asLong(), sum.path("internalErrors").asLong(),
                     (end - start) / 1000.0, pct.path("50.0").asLong(), pct.path("90.0").asLong(),
                     pct.path("99.0").asLong(), pct.path("99.9").asLong(), sum.path("maxResponseTime").asLong(),
-                    s.hasNonNull("hdrHistogram") ? s.get("hdrHistogram").asText() : null));
+                    s.hasNonNull("hdrHistogram") ? s.get("hdrHistogram").asText() : null,
+                    perAgent.getOrDefault(s.path("phase").asText() + "\u0000" + s.path("metric").asText(), Map.of())));
         }
-        return phases;
+        return new Export(benchmark, info.path("id").asText(""), info.path("cancelled").asBoolean(false),
+                List.copyOf(errors), jitter, cpu, List.copyOf(phases));
     }
 
     /** The point a benchmark named by {@code bench --driver=hyperfoil} measured; null for another name. */

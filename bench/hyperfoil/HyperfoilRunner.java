@@ -6,7 +6,8 @@
  * Hyperfoil's classes and the JDK, and talks to PssrBench through files and one stdout line:
  *
  *   parse BENCHMARK.yaml           parses with Hyperfoil's own BenchmarkParser; prints the benchmark's name, phases
- *                                  and agents (exit 1 and the parser's message if it does not parse)
+ *                                  and agents, each with its inline host or its properties (exit 1 and the parser's
+ *                                  message if it does not parse)
  *   run BENCHMARK.yaml OUT.json    runs it on Hyperfoil's in-VM engine (LocalSimulationRunner); prints "measuring"
  *                                  when the first phase that is not a warm-up starts; writes OUT.json
  *
@@ -63,7 +64,9 @@ public class HyperfoilRunner {
             benchmark.phases().stream().sorted((a, b) -> a.name.compareTo(b.name)).forEach(p -> System.out.println(
                     "phase " + p.name + " " + p.model.getClass().getSimpleName() + " duration " + p.duration
                             + " warmup " + p.isWarmup));
-            Arrays.stream(benchmark.agents()).forEach(a -> System.out.println("agent " + a.name + " " + a.inlineConfig));
+            // An agent in the inline form ([user@]host[:port]) or the properties form (sorted, as a map prints)
+            Arrays.stream(benchmark.agents()).forEach(a -> System.out.println("agent " + a.name + " "
+                    + (a.inlineConfig != null ? a.inlineConfig : new TreeMap<>(a.properties))));
             return;
         }
         run(benchmark, Path.of(args[2]));

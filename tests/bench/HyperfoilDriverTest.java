@@ -19,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -57,6 +58,15 @@ class HyperfoilDriverTest {
                 "phase measure Always duration 5000 warmup false", "phase warmup Always duration 10000 warmup true",
                 "agent agent-1 host1", "agent agent-2 user@host2:22"), parsed);
 
+        // Named agents, one with properties (two agents on one host, each in a folder of its own)
+        Files.writeString(file, HyperfoilBenchmark.yaml(closed, base, Duration.ZERO, Duration.ofSeconds(5),
+                Duration.ofSeconds(10), List.of("a1=localhost:2222;dir=/tmp/hf-a1",
+                        "a2=root@localhost:2222;dir=/tmp/hf-a2;cpu=1"), 0));
+        assertEquals(List.of("benchmark " + HyperfoilBenchmark.name(closed),
+                "phase measure Always duration 5000 warmup false",
+                "agent a1 {dir=/tmp/hf-a1, host=localhost, port=2222}",
+                "agent a2 {cpu=1, dir=/tmp/hf-a2, host=localhost, port=2222, user=root}"), driver.parse(file));
+
         Point open = new Point(vertx(), Page.PRESENTATIONS, 16, 200);
         Files.writeString(file, HyperfoilBenchmark.yaml(open, base, Duration.ZERO, Duration.ofSeconds(5),
                 Duration.ofSeconds(10), List.of(), 2));
@@ -79,6 +89,24 @@ class HyperfoilDriverTest {
         assertThrows(UsageException.class, () -> HyperfoilBenchmark.yaml(new Point(vertx(), Page.STOCKS, 1, 2.5),
                 URI.create("http://h/"), Duration.ZERO, Duration.ofSeconds(1), Duration.ofSeconds(1), List.of(), 0),
                 "Hyperfoil's usersPerSec is whole");
+    }
+
+    @Test
+    void agentsTakeANameAndPropertiesAndAMalformedOneIsRefused() {
+        List<HyperfoilBenchmark.Agent> agents = HyperfoilBenchmark.agents(List.of("host1",
+                "a2=root@localhost:2222;dir=/tmp/hf-a2;cpu=0-1", "user@[::1]:22"));
+        assertEquals(new HyperfoilBenchmark.Agent("agent-1", "host1", Map.of()), agents.get(0));
+        assertEquals("a2", agents.get(1).name());
+        assertEquals(List.of("host", "port", "user", "dir", "cpu"), List.copyOf(agents.get(1).properties().keySet()),
+                "the host's parts first, in Hyperfoil's property names");
+        assertEquals("2222", agents.get(1).properties().get("port"));
+        assertEquals("0-1", agents.get(1).properties().get("cpu"));
+        assertEquals(new HyperfoilBenchmark.Agent("agent-3", "user@[::1]:22", Map.of()), agents.get(2));
+        for (String bad : List.of("", "a b", "a1=", "x=host:port", "a1=h;dir", "a1=h;dir=x;dir=y", "a1=h:22;port=23",
+                "bad name=h", "a1=h;=x")) {
+            assertThrows(UsageException.class, () -> HyperfoilBenchmark.agents(List.of(bad)), bad);
+        }
+        assertThrows(UsageException.class, () -> HyperfoilBenchmark.agents(List.of("a=h1", "a=h2")), "a name twice");
     }
 
     /**

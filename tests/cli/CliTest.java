@@ -91,6 +91,8 @@ public class CliTest {
         refused("--export writes Hyperfoil benchmarks: add --driver=hyperfoil", "bench", "--export=/tmp/x");
         refused("--agents names the hosts of an exported benchmark: add --export=DIR", "bench", "--agents=h1");
         refused("--export needs --target=URL", "bench", "--driver=hyperfoil", "--export=/tmp/x");
+        refused("--agents takes [NAME=][user@]host[:port][;key=value...] per agent", "bench", "--driver=hyperfoil",
+                "--export=/tmp/x", "--agents=a1=loadgen:ssh");
         refused("--warmup-max must be at least 10s: auto compares two blocks of 5 one-second windows", "bench",
                 "--warmup-max=9s");
         refused("--warmup takes auto or a duration: cannot read the duration 'soon'; write a number and a unit",
