@@ -44,11 +44,13 @@ public final class BrowserBench {
 
     /**
      * What to measure. {@code target} null: servers started here; else the one combination runs there, its buffered
-     * counterpart at {@code bufferedTarget} (null when the combination is the buffered one).
+     * counterpart at {@code bufferedTarget} (null when the combination is the buffered one). {@code trustedKeys}: the
+     * public-key hashes of --trust's certificates, which the browser accepts for an https:// target (empty: its own
+     * trust store alone).
      */
     public record Plan(List<Combination> combinations, Mode buffered, List<Page<?>> pages, int runs, Duration delay,
                        Path out, Chromium.Binaries binaries, Map<String, Object> flags, URI target,
-                       Function<Page<?>, URI> bufferedTarget, String baseline) {
+                       Function<Page<?>, URI> bufferedTarget, String baseline, List<String> trustedKeys) {
     }
 
     /** Server start-up and stop, browser start, per server JVM (measured on a 2-core machine: 3 to 6 s). */
@@ -126,7 +128,8 @@ public final class BrowserBench {
                 break;
             }
             try (Chromium chromium = Chromium.start(plan.binaries(),
-                    plan.out().resolve("logs/chromedriver-" + g.server() + "-" + g.engine() + ".log"))) {
+                    plan.out().resolve("logs/chromedriver-" + g.server() + "-" + g.engine() + ".log"),
+                    plan.trustedKeys())) {
                 if (browserVersion == null) {
                     browserVersion = chromium.version();
                     writeProvenance(browserVersion);

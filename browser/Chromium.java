@@ -115,6 +115,16 @@ public final class Chromium implements AutoCloseable {
 
     /** Starts the driver and a browser with a fresh profile; the driver's output (and the browser's) goes to {@code log}. */
     public static Chromium start(Binaries binaries, Path log) {
+        return start(binaries, log, List.of());
+    }
+
+    /**
+     * The same, the browser accepting the certificates whose public keys hash to {@code trustedKeys} (SHA-256 of
+     * the SubjectPublicKeyInfo, base64: {@code --trust}'s, core.Tls#publicKeyHashes) beside its own trust store,
+     * through Chromium's {@code --ignore-certificate-errors-spki-list} (which needs the profile of
+     * {@code --user-data-dir}): exactly those keys, never every certificate.
+     */
+    public static Chromium start(Binaries binaries, Path log, List<String> trustedKeys) {
         SELENIUM.setLevel(Level.SEVERE);
         Path profile;
         try {
@@ -129,6 +139,9 @@ public final class Chromium implements AutoCloseable {
         options.setBinary(binaries.browser().toString());
         options.addArguments(FLAGS);
         options.addArguments("--user-data-dir=" + profile);
+        if (!trustedKeys.isEmpty()) {
+            options.addArguments("--ignore-certificate-errors-spki-list=" + String.join(",", trustedKeys));
+        }
         try {
             ChromeDriver driver = new ChromeDriver(service, options);
             driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(30));

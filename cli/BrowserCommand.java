@@ -123,7 +123,8 @@ final class BrowserCommand implements Callable<Integer> {
             flags.put("measured", running.note());
         }
         BrowserBench bench = new BrowserBench(new BrowserBench.Plan(chosen, Registry.buffered(), chosenPages, runs,
-                measuredDelay, folder, binaries, flags, target, bufferedTarget, Registry.baselineId()),
+                measuredDelay, folder, binaries, flags, target, bufferedTarget, Registry.baselineId(),
+                selection.trust == null ? List.of() : core.Tls.publicKeyHashes(selection.trust)),
                 spec.commandLine().getOut());
         Runnable restoreSignals = Signals.onTermination(bench::stop);
         try {
