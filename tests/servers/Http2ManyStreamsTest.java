@@ -8,16 +8,12 @@ import core.ServeConfig;
 import core.Server;
 import core.Servers;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import verify.Fetcher;
 import verify.Fetchers;
 import verify.Reference;
 import verify.TimedFetch;
 
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -32,8 +28,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * Many streams on one clear-text HTTP/2 connection by prior knowledge, as a browser's requests of a page share one
  * connection (docs/http2.md, "Many streams on one h2c connection"): 100 concurrent requests of the Stocks page, all
  * sent before the first answer, must each get the whole page, on every server that speaks h2c, in the buffered mode
- * (a page in one write) and the virtual mode (a write per item). Two clients: Netty's (verify's h2c client), and
- * curl (nghttp2) with -Z on one connection, which counts the connections it made.
+ * (a page in one write) and the virtual mode (a write per item), through Netty's HTTP/2 client (verify's h2c
+ * client, one connection). Not through curl: Debian's curl 7.88.1 cannot reuse a prior-knowledge connection for a
+ * second transfer ("Error in the HTTP2 framing layer" against every server; curl/curl#10634, fixed in curl 8.0).
  */
 class Http2ManyStreamsTest {
 
@@ -53,14 +50,12 @@ class Http2ManyStreamsTest {
     }
 
     @Test
-    void aHundredConcurrentStreamsOnOnePriorKnowledgeConnectionGetAHundredWholePages(@TempDir Path dir)
-            throws Exception {
+    void aHundredConcurrentStreamsOnOnePriorKnowledgeConnectionGetAHundredWholePages() throws Exception {
         for (Combination c : cases()) {
             try (Servers.Started s = Servers.start(ServeConfig.of(c, DELAY).withProtocol(Protocol.H2C))) {
                 URI stocks = URI.create("http://127.0.0.1:" + s.port() + Page.STOCKS.path());
                 byte[] want = Reference.renderAll(List.of(c.engine())).get(Page.STOCKS).get(c.engine());
                 assertEquals(List.of(), netty(stocks, want), c + " through Netty's HTTP/2 client");
-                assertEquals(List.of(), curl(stocks, want, dir), c + " through curl -Z");
             }
         }
     }
@@ -85,44 +80,6 @@ class Http2ManyStreamsTest {
                     wrong.add("request " + i + ": no answer within 60 s");
                 }
             }
-        }
-        return summary(wrong);
-    }
-
-    /**
-     * The same through curl: {@code -Z} multiplexes the transfers over one connection (HTTP/2 by prior knowledge),
-     * each body to a file of its own; {@code %{num_connects}} of every transfer adds up to the connections made.
-     */
-    private static List<String> curl(URI uri, byte[] want, Path dir) throws Exception {
-        List<String> command = new ArrayList<>(List.of("curl", "-sS", "--max-time", "60", "--http2-prior-knowledge",
-                "-Z", "--parallel-max", String.valueOf(STREAMS), "-w", "%{num_connects} %{http_version} %{http_code}\\n"));
-        for (int i = 0; i < STREAMS; i++) {
-            command.addAll(List.of("-o", dir.resolve("page-" + i).toString(), uri.toString()));
-        }
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        List<String> wrong = new ArrayList<>();
-        if (p.waitFor() != 0) {
-            wrong.add("curl exited " + p.exitValue() + ": " + out.lines().filter(l -> l.startsWith("curl:"))
-                    .findFirst().orElse(out.strip()));
-        }
-        int connections = 0;
-        for (String line : out.lines().filter(l -> l.matches("\\d+ \\S+ \\d+")).toList()) {
-            String[] f = line.split(" ");
-            connections += Integer.parseInt(f[0]);
-            if (!f[1].equals("2") || !f[2].equals("200")) {
-                wrong.add("a transfer came back as HTTP/" + f[1] + " " + f[2]);
-            }
-        }
-        if (connections != 1) {
-            wrong.add("curl made " + connections + " connections, not one");
-        }
-        for (int i = 0; i < STREAMS; i++) {
-            Path page = dir.resolve("page-" + i);
-            if (!Files.exists(page) || !Arrays.equals(want, Files.readAllBytes(page))) {
-                wrong.add("page " + i + ": " + (Files.exists(page) ? Files.size(page) + " bytes" : "none"));
-            }
-            Files.deleteIfExists(page);
         }
         return summary(wrong);
     }
