@@ -35,7 +35,7 @@ public final class Handshake {
         String message = messages(e);
         // The JDK's host name check (sun.security.util.HostnameChecker) throws a plain CertificateException.
         if (message.contains("no subject alternative") || message.contains("no name matching")) {
-            return "its certificate is not for the host in the URL (" + firstLine(message,
+            return "its certificate is not for the host in the URL (" + quoted(e,
                     message.contains("no subject alternative") ? "no subject alternative" : "no name matching") + ")";
         }
         if (has(e, CertPathBuilderException.class) || message.contains("pkix path")
@@ -67,11 +67,16 @@ public final class Handshake {
         return all.toString();
     }
 
-    /** From {@code start}'s first occurrence in {@code text} to the end of its line, without a final period. */
-    private static String firstLine(String text, String start) {
-        String rest = text.substring(text.indexOf(start));
-        int end = rest.indexOf('\n');
-        rest = end < 0 ? rest : rest.substring(0, end);
-        return rest.endsWith(".") ? rest.substring(0, rest.length() - 1) : rest;
+    /** The message of the chain that contains {@code start} (in any case), from there on, without a final period. */
+    private static String quoted(Throwable e, String start) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            String m = t.getMessage();
+            int at = m == null ? -1 : m.toLowerCase(Locale.ROOT).indexOf(start);
+            if (at >= 0) {
+                String rest = m.substring(at).strip();
+                return rest.endsWith(".") ? rest.substring(0, rest.length() - 1) : rest;
+            }
+        }
+        return start;
     }
 }
