@@ -50,13 +50,17 @@ public final class BrowserBench {
     /**
      * What to measure. {@code target} null: servers started here, over each of {@code protocols} their server speaks
      * ({@link #PROTOCOLS}); else the one combination runs there, its buffered counterpart at {@code bufferedTarget}
-     * (null when the combination is the buffered one), over {@code protocols}' one.
+     * (null when the combination is the buffered one), over {@code protocols}' one. {@code trustedKeys}: the
+     * public-key hashes of --trust's certificates, which the browser accepts for an https:// target (empty: its own
+     * trust store alone).
      */
     public record Plan(List<Combination> combinations, Mode buffered, List<Page<?>> pages, int runs, Duration delay,
                        Path out, Chromium.Binaries binaries, Map<String, Object> flags, URI target,
-                       Function<Page<?>, URI> bufferedTarget, String baseline, List<Protocol> protocols) {
+                       Function<Page<?>, URI> bufferedTarget, String baseline, List<Protocol> protocols,
+                       List<String> trustedKeys) {
         public Plan {
             protocols = List.copyOf(protocols);
+            trustedKeys = List.copyOf(trustedKeys);
             if (protocols.isEmpty() || !PROTOCOLS.containsAll(protocols)) {
                 throw new IllegalArgumentException("browser loads pages over " + Protocol.ids(PROTOCOLS) + ", not "
                         + Protocol.ids(protocols));
@@ -157,7 +161,7 @@ public final class BrowserBench {
                     break;
                 }
                 try (Chromium chromium = Chromium.start(plan.binaries(), plan.out().resolve("logs/chromedriver-"
-                        + g.server() + "-" + g.engine() + g.suffix() + ".log"), servers.browserFlags())) {
+                        + g.server() + "-" + g.engine() + g.suffix() + ".log"), keys(servers))) {
                     if (browserVersion == null) {
                         browserVersion = chromium.version();
                         writeProvenance(browserVersion, servers);
@@ -322,7 +326,14 @@ public final class BrowserBench {
         } else {
             more.put("target", plan.target().toString());
         }
-        BrowserOutput.provenance(plan.out(), browserVersion, plan.binaries(), servers.browserFlags(), plan.delay(),
+        BrowserOutput.provenance(plan.out(), browserVersion, plan.binaries(), Chromium.certificateFlags(keys(servers)), plan.delay(),
                 plan.runs(), plan.flags(), more);
+    }
+
+    /** The certificates the browser accepts: the one of the servers started here, and --trust's for a target. */
+    private List<String> keys(BrowserServers servers) {
+        List<String> keys = new ArrayList<>(servers.trustedKeys());
+        keys.addAll(plan.trustedKeys());
+        return keys;
     }
 }

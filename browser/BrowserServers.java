@@ -58,8 +58,9 @@ final class BrowserServers implements AutoCloseable {
     }
 
     /** The browser's flags beyond {@link Chromium#FLAGS}: the certificate to accept, when servers speak TLS. */
-    List<String> browserFlags() {
-        return tls == null ? List.of() : List.of(tls.chromiumFlag());
+    /** The public-key hashes of the certificate the servers started here use, for Chromium to accept. */
+    List<String> trustedKeys() {
+        return tls == null ? List.of() : List.of(tls.pin());
     }
 
     /** What provenance.json says of the certificate, null without TLS. */

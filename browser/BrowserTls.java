@@ -82,6 +82,11 @@ public final class BrowserTls implements AutoCloseable {
         return "--ignore-certificate-errors-spki-list=" + pin;
     }
 
+    /** The certificate's public-key hash, as {@link Chromium#start(Chromium.Binaries, Path, List)} takes it. */
+    String pin() {
+        return pin;
+    }
+
     /** The certificate, PEM. */
     Path certFile() {
         return cert;

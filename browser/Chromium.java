@@ -113,16 +113,24 @@ public final class Chromium implements AutoCloseable {
         return null;
     }
 
+    /** The flags that make the browser accept the certificates of {@code trustedKeys}, and no others. */
+    public static List<String> certificateFlags(List<String> trustedKeys) {
+        return trustedKeys.isEmpty() ? List.of()
+                : List.of("--ignore-certificate-errors-spki-list=" + String.join(",", trustedKeys));
+    }
+
     /** Starts the driver and a browser with a fresh profile; their output goes to {@code log}. */
     public static Chromium start(Binaries binaries, Path log) {
         return start(binaries, log, List.of());
     }
 
     /**
-     * The same, the browser also given {@code more} flags after {@link #FLAGS} (the certificate to accept over TLS:
-     * {@link BrowserTls#chromiumFlag()}).
+     * The same, the browser accepting the certificates whose public keys hash to {@code trustedKeys} (SHA-256 of
+     * the SubjectPublicKeyInfo, base64: {@code --trust}'s, core.Tls#publicKeyHashes) beside its own trust store,
+     * through Chromium's {@code --ignore-certificate-errors-spki-list} (which needs the profile of
+     * {@code --user-data-dir}): exactly those keys, never every certificate.
      */
-    public static Chromium start(Binaries binaries, Path log, List<String> more) {
+    public static Chromium start(Binaries binaries, Path log, List<String> trustedKeys) {
         SELENIUM.setLevel(Level.SEVERE);
         Path profile;
         try {
@@ -136,9 +144,9 @@ public final class Chromium implements AutoCloseable {
         ChromeOptions options = new ChromeOptions();
         options.setBinary(binaries.browser().toString());
         options.addArguments(FLAGS);
-        options.addArguments(more);
         // Also what makes --ignore-certificate-errors-spki-list count: Chromium ignores it without a --user-data-dir.
         options.addArguments("--user-data-dir=" + profile);
+        options.addArguments(certificateFlags(trustedKeys));
         try {
             ChromeDriver driver = new ChromeDriver(service, options);
             driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(30));

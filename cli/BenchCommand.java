@@ -224,6 +224,12 @@ final class BenchCommand implements Callable<Integer> {
         if (clientCpus != null) {
             CpuList.check("--client-cpus", clientCpus);
         }
+        if (selection.target != null && selection.target.regionMatches(true, 0, "https:", 0, 6)) {
+            // --target resolves over TLS (its /info.json, --trust) for verify and browser, but bench's load generator
+            // and its byte check speak clear-text HTTP/1.1: refused before any request rather than failing on each.
+            throw new UsageException("bench measures over clear-text HTTP/1.1, its load generator has no TLS yet:"
+                    + " give an http:// --target (verify and browser take https://).");
+        }
         // The last check, after every usage error: one request to a running server, before anything is written.
         Foreign foreign = selection.foreign(delay, Cli.given(spec, "--delay"));
         Target running = foreign != null ? null : selection.target(delay, Cli.given(spec, "--delay"));

@@ -141,7 +141,8 @@ final class BrowserCommand implements Callable<Integer> {
         }
         BrowserBench bench = new BrowserBench(new BrowserBench.Plan(chosen, Registry.buffered(), chosenPages, runs,
                 measuredDelay, folder, binaries, flags, target, bufferedTarget, Registry.baselineId(),
-                running == null ? overs : List.of(Protocol.H1)),
+                running == null ? overs : List.of(Protocol.H1),
+                selection.trust == null ? List.of() : core.Tls.publicKeyHashes(selection.trust)),
                 spec.commandLine().getOut());
         Runnable restoreSignals = Signals.onTermination(bench::stop);
         try {

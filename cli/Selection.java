@@ -4,6 +4,7 @@ import core.Combination;
 import core.UsageException;
 import picocli.CommandLine.Option;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
@@ -30,9 +31,14 @@ final class Selection {
 
     @Option(names = "--target", paramLabel = "URL", description = "A server that is already running at URL"
             + " instead of one started here; its combination and delay come from its /info.json (--server,"
-            + " --engine and --mode may be left out, or must match). Checked before any connection: plain http,"
+            + " --engine and --mode may be left out, or must match). Checked before any connection: http or https,"
             + " no credentials, never a link-local or cloud metadata address, on this machine unless --allow-remote.")
     String target;
+
+    @Option(names = "--trust", paramLabel = "PEM_FILE", description = "With an https:// --target: trust exactly the"
+            + " certificates of this PEM file (a self-signed serve's --tls-cert) instead of the default trust store;"
+            + " host names are still checked.")
+    Path trust;
 
     @Option(names = "--allow-remote", description = "Let --target name a server on another machine: its requests"
             + " cross the network, and the results say which host was measured.")
@@ -64,6 +70,10 @@ final class Selection {
         if (!describesForeign()) {
             return null;
         }
+        if (trust != null) {
+            throw new UsageException("--trust is for a PssrBench serve at --target: a foreign app over https is"
+                    + " checked against the default trust store.");
+        }
         return Foreign.resolve(target, allowRemote, label, paths, targetPid,
                 all || !servers.isEmpty() || !engines.isEmpty() || !modes.isEmpty(), delay, delayGiven);
     }
@@ -87,13 +97,18 @@ final class Selection {
                 throw new UsageException("--allow-remote goes with --target, which names the server on another"
                         + " machine.");
             }
+            if (trust != null) {
+                throw new UsageException("--trust goes with --target=https://…, the server whose certificate it"
+                        + " trusts.");
+            }
             return null;
         }
         if (all || servers.size() > 1 || engines.size() > 1 || modes.size() > 1) {
             throw new UsageException("--target is one running server: give at most one --server, --engine and"
                     + " --mode (none: they are taken from the server).");
         }
-        return Target.resolve(target, allowRemote, first(servers), first(engines), first(modes), delay, delayGiven);
+        return Target.resolve(target, allowRemote, first(servers), first(engines), first(modes), delay, delayGiven,
+                trust);
     }
 
     private static String first(List<String> ids) {

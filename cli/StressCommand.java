@@ -101,9 +101,9 @@ final class StressCommand implements Callable<Integer> {
             throw new UsageException("--connections, --aborts and --shutdown-clients take at least 1, --idle,"
                     + " --half-sent, --trickling and --slow-readers at least 0.");
         }
-        if (selection.target != null || selection.allowRemote) {
-            throw new UsageException("stress starts (and, in shutdown, stops) its own servers: --target and"
-                    + " --allow-remote are not supported.");
+        if (selection.target != null || selection.allowRemote || selection.trust != null) {
+            throw new UsageException("stress starts (and, in shutdown, stops) its own servers: --target,"
+                    + " --allow-remote and --trust are not supported.");
         }
         List<Combination> chosen = selection.combinations(List.of()).stream()
                 .filter(distinctServersUnlessAsked()).toList();

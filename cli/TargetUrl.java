@@ -17,11 +17,13 @@ import java.util.regex.Pattern;
 /**
  * The checks of {@code --target}'s URL, all made before any connection is opened: the URL is written into results
  * folders made to be shared, and a benchmark sends thousands of requests a second to it. Refused, each in one
- * sentence (exit 2): credentials in the URL (never echoed), a scheme other than http (the load generator speaks plain
- * HTTP over sockets, no TLS), a port outside 1-65535, a host that does not resolve, and any resolved address that is
- * link-local (169.254.0.0/16, fe80::/10) or a cloud provider's metadata service; a host that is not this machine's
- * (loopback, or an address of one of its interfaces) unless {@code --allow-remote} is given. The name is resolved
- * once, here: the URL returned names the checked address, so nothing later resolves it again to something else.
+ * sentence (exit 2): credentials in the URL (never echoed), a scheme other than http and https, a port outside
+ * 1-65535, a host that does not resolve, and any resolved address that is link-local (169.254.0.0/16, fe80::/10) or
+ * a cloud provider's metadata service; a host that is not this machine's (loopback, or an address of one of its
+ * interfaces) unless {@code --allow-remote} is given. Over http the name is resolved once, here: the URL returned
+ * names the checked address, so nothing later resolves it again to something else. Over https the URL keeps the
+ * name: the client checks the server's certificate against it (and sends it as SNI), and a later resolution to
+ * another machine cannot answer without a certificate for that name that the client trusts.
  *
  * @param url      the URL to connect to: scheme in lower case, the host replaced by the checked address
  * @param given    the URL as given (a name stays a name), for messages
@@ -35,7 +37,7 @@ public record TargetUrl(URI url, URI given, boolean local, String measured) {
             "fd00:ec2:0:0:0:0:0:254",   // AWS's IPv6 instance metadata service
             "100.100.100.200");        // Alibaba Cloud's metadata service
     private static final Pattern PORT = Pattern.compile(":(-?\\d+)$");
-    private static final String ALLOWED = "--target takes an http:// URL such as http://127.0.0.1:8080/";
+    private static final String ALLOWED = "--target takes an http:// or https:// URL such as http://127.0.0.1:8080/";
 
     public static TargetUrl check(String text, boolean allowRemote) {
         URI given = parse(text);
@@ -66,14 +68,15 @@ public record TargetUrl(URI url, URI given, boolean local, String measured) {
         }
         String literal = address instanceof Inet6Address ? "[" + address.getHostAddress() + "]"
                 : address.getHostAddress();
+        boolean named = !bare.contains(":") && !bare.matches("[0-9.]+");
+        boolean tls = given.getScheme().equals("https");
         URI url;
         try {
-            url = new URI("http", null, literal, given.getPort(), given.getRawPath().isEmpty() ? "/"
-                    : given.getPath(), given.getQuery(), null);
+            url = new URI(given.getScheme(), null, tls && named ? bare : literal, given.getPort(),
+                    given.getRawPath().isEmpty() ? "/" : given.getPath(), given.getQuery(), null);
         } catch (URISyntaxException e) {
             throw new UsageException(ALLOWED + ": " + e.getMessage() + ".");   // from parts that parsed: unreachable
         }
-        boolean named = !bare.contains(":") && !bare.matches("[0-9.]+");
         String measured = named ? host + " (" + address.getHostAddress() + ")" : address.getHostAddress();
         return new TargetUrl(url, given, local, measured);
     }
@@ -92,7 +95,7 @@ public record TargetUrl(URI url, URI given, boolean local, String measured) {
         }
     }
 
-    /** The URL, its scheme in lower case; refused unless http with a host, no credentials and a port in range. */
+    /** The URL, its scheme in lower case; refused unless http(s) with a host, no credentials and a port in range. */
     private static URI parse(String text) {
         refuseCredentials(text);   // first: the sentences below repeat the text
         URI url;
@@ -102,10 +105,7 @@ public record TargetUrl(URI url, URI given, boolean local, String measured) {
             throw new UsageException(ALLOWED + ", not '" + text + "'.");
         }
         String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
-        if (scheme.equals("https")) {
-            throw new UsageException(ALLOWED + ": https is not supported, the load generator speaks plain HTTP.");
-        }
-        if (!scheme.equals("http") || url.getRawAuthority() == null) {
+        if (!(scheme.equals("http") || scheme.equals("https")) || url.getRawAuthority() == null) {
             throw new UsageException(ALLOWED + ", not '" + text + "'.");
         }
         Matcher port = PORT.matcher(url.getRawAuthority());

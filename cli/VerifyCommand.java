@@ -8,6 +8,7 @@ import core.Protocol;
 import core.ServeConfig;
 import core.UsageException;
 import verify.Check;
+import verify.Fetchers;
 import verify.Verifier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -65,8 +66,7 @@ final class VerifyCommand implements Callable<Integer> {
         }
         Protocol asked = Protocol.byId(protocol);
         Target target = selection.target(delay, Cli.given(spec, "--delay"));
-        Protocol speaks = target == null ? asked : target.config() != null ? target.config().protocol()
-                : ServeConfig.DEFAULT_PROTOCOL;
+        Protocol speaks = target == null ? asked : target.protocol();
         if (target != null && Cli.given(spec, "--protocol") && speaks != asked) {
             throw new UsageException("the server at " + target.url() + " speaks " + speaks.id() + " (its "
                     + core.ServerInfo.PATH + "), not --protocol=" + asked.id() + "; leave out --protocol.");
@@ -97,7 +97,9 @@ final class VerifyCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, columns + "%s | result%n", "server", "engine", "mode", pageHeads);
         int failed = 0;
         for (Combination c : chosen) {
-            Verifier.Result r = target == null ? verifier.verify(c) : verifier.verify(c, target.url());
+            // A running server over TLS: the client trusts --trust's certificates, or the default trust store.
+            Verifier.Result r = target == null ? verifier.verify(c)
+                    : verifier.verify(c, target.url(), Fetchers.of(speaks, target.trust()));
             StringBuilder row = new StringBuilder(String.format(Locale.ROOT, columns,
                     c.server().id(), c.engine().id(), c.mode().id()));
             for (Verifier.PageResult p : r.pages()) {

@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.io.Reader;
 import java.math.BigInteger;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
@@ -105,20 +106,7 @@ public record Tls(PrivateKey key, List<X509Certificate> chain) {
      * unencrypted private key ({@code key}: PKCS#8 {@code PRIVATE KEY} or a traditional {@code RSA/EC PRIVATE KEY}).
      */
     public static Tls read(Path cert, Path key) {
-        List<X509Certificate> chain = new ArrayList<>();
-        try (Reader r = Files.newBufferedReader(cert); PEMParser pem = new PEMParser(r)) {
-            JcaX509CertificateConverter converter = new JcaX509CertificateConverter();
-            for (Object o = pem.readObject(); o != null; o = pem.readObject()) {
-                if (o instanceof X509CertificateHolder holder) {
-                    chain.add(converter.getCertificate(holder));
-                }
-            }
-        } catch (IOException | CertificateException e) {
-            throw new UsageException("--tls-cert " + cert + " cannot be read as PEM certificates: " + e.getMessage());
-        }
-        if (chain.isEmpty()) {
-            throw new UsageException("--tls-cert " + cert + " holds no PEM certificate (-----BEGIN CERTIFICATE-----).");
-        }
+        List<X509Certificate> chain = certificates(cert, "--tls-cert");
         PrivateKey privateKey = null;
         try (Reader r = Files.newBufferedReader(key); PEMParser pem = new PEMParser(r)) {
             JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
@@ -137,6 +125,74 @@ public record Tls(PrivateKey key, List<X509Certificate> chain) {
                     + " KEY----- or -----BEGIN EC/RSA PRIVATE KEY-----).");
         }
         return new Tls(privateKey, chain);
+    }
+
+    /**
+     * The PEM certificates in {@code file}, in their order; refused in one sentence (exit 2), naming {@code flag},
+     * when it cannot be read or holds none.
+     */
+    private static List<X509Certificate> certificates(Path file, String flag) {
+        List<X509Certificate> certificates = new ArrayList<>();
+        try (Reader r = Files.newBufferedReader(file); PEMParser pem = new PEMParser(r)) {
+            JcaX509CertificateConverter converter = new JcaX509CertificateConverter();
+            for (Object o = pem.readObject(); o != null; o = pem.readObject()) {
+                if (o instanceof X509CertificateHolder holder) {
+                    certificates.add(converter.getCertificate(holder));
+                }
+            }
+        } catch (NoSuchFileException e) {
+            throw new UsageException(flag + " " + file + " does not exist; give a PEM file of certificates"
+                    + " (-----BEGIN CERTIFICATE-----).");
+        } catch (IOException | CertificateException e) {
+            throw new UsageException(flag + " " + file + " cannot be read as PEM certificates: " + e.getMessage());
+        }
+        if (certificates.isEmpty()) {
+            throw new UsageException(flag + " " + file + " holds no PEM certificate (-----BEGIN CERTIFICATE-----).");
+        }
+        return certificates;
+    }
+
+    /**
+     * A client's TLS context that trusts the certificates of the PEM file {@code pem} and no other ({@code --trust}):
+     * a self-signed server certificate, or a chain (each of its certificates is trusted, so the server's own is
+     * enough). Host names are still checked by the client against the certificate's.
+     */
+    public static SSLContext trusting(Path pem) {
+        return trusting(certificates(pem, "--trust"));
+    }
+
+    private static SSLContext trusting(List<X509Certificate> certificates) {
+        try {
+            KeyStore store = KeyStore.getInstance("PKCS12");
+            store.load(null, null);
+            for (int i = 0; i < certificates.size(); i++) {
+                store.setCertificateEntry("trusted-" + i, certificates.get(i));
+            }
+            TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            factory.init(store);
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, factory.getTrustManagers(), null);
+            return context;
+        } catch (GeneralSecurityException | IOException e) {
+            throw new IllegalStateException("cannot make a TLS context: " + e, e);
+        }
+    }
+
+    /**
+     * The SHA-256 of each certificate's public key (its SubjectPublicKeyInfo) in base64, as Chromium's
+     * {@code --ignore-certificate-errors-spki-list} takes them: the browser then accepts exactly these keys.
+     */
+    public static List<String> publicKeyHashes(Path pem) {
+        List<String> hashes = new ArrayList<>();
+        for (X509Certificate c : certificates(pem, "--trust")) {
+            try {
+                hashes.add(java.util.Base64.getEncoder().encodeToString(java.security.MessageDigest
+                        .getInstance("SHA-256").digest(c.getPublicKey().getEncoded())));
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException("no SHA-256 in this JVM: " + e, e);
+            }
+        }
+        return hashes;
     }
 
     /** The key and chain as the JDK's key managers (for the libraries that take a factory or a context). */
@@ -166,18 +222,7 @@ public record Tls(PrivateKey key, List<X509Certificate> chain) {
 
     /** A client's TLS context that trusts this certificate (the chain's first) and no other. */
     public SSLContext trustingContext() {
-        try {
-            KeyStore store = KeyStore.getInstance("PKCS12");
-            store.load(null, null);
-            store.setCertificateEntry("server", chain.get(0));
-            TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            factory.init(store);
-            SSLContext context = SSLContext.getInstance("TLS");
-            context.init(null, factory.getTrustManagers(), null);
-            return context;
-        } catch (GeneralSecurityException | IOException e) {
-            throw new IllegalStateException("cannot make a TLS context: " + e, e);
-        }
+        return trusting(List.of(chain.get(0)));
     }
 
     /** The certificate as PEM, for a client outside this JVM (curl --cacert). */

@@ -100,8 +100,8 @@ public class CliTest {
         refused("nothing to resume", "bench", "--resume", "--out=/nonexistent/pssrbench");
         refused("--target is one running server", "bench", "--server=nima,netty", "--target=http://127.0.0.1:1/");
         refused("--target is one running server", "verify", "--all", "--target=http://127.0.0.1:1/");
-        refused("--target takes an http:// URL", "verify", "--target=127.0.0.1:8080");
-        refused("--target takes an http:// URL", "bench", "--target=localhost:8080");
+        refused("--target takes an http:// or https:// URL", "verify", "--target=127.0.0.1:8080");
+        refused("--target takes an http:// or https:// URL", "bench", "--target=localhost:8080");
         refused("--all selects every combination", "bench", "--all", "--engine=pebble");
         refused("no such folder", "report", "/nonexistent/pssrbench");
     }

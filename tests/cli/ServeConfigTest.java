@@ -69,7 +69,7 @@ class ServeConfigTest {
             Server.Running running = server.start(config.listen(), site);
             try {
                 Target target = Target.resolve("http://127.0.0.1:" + running.port() + "/", false, null, null, null,
-                        ServeConfig.DEFAULT_DELAY, false);
+                        ServeConfig.DEFAULT_DELAY, false, null);
                 assertEquals(config.withPort(running.port()), target.config(), server.id());
                 assertEquals(config.delay(), target.delay(), server.id());
             } finally {

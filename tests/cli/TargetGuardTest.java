@@ -72,7 +72,7 @@ class TargetGuardTest {
                 "verify", "--target=http://192.0.2.1:8080/");
         refused("add --allow-remote", "bench", "--target=http://192.0.2.1:8080/");
         refused("--allow-remote goes with --target", "verify", "--allow-remote");
-        refused("--target and --allow-remote are not supported", "stress", "--allow-remote");
+        refused("--target, --allow-remote and --trust are not supported", "stress", "--allow-remote");
         // Accepted with the flag (checked without connecting: the check opens no socket), and the host is named.
         TargetUrl remote = TargetUrl.check("http://192.0.2.1:8080/", true);
         assertFalse(remote.local());
@@ -93,7 +93,7 @@ class TargetGuardTest {
     }
 
     @Test
-    void theSchemeIsCaseInsensitiveAndHttpsIsRefused() {
+    void theSchemeIsCaseInsensitiveAndHttpsKeepsTheNameForTheCertificateCheck() {
         assertEquals("http://127.0.0.1:8080/x", TargetUrl.check("HTTP://127.0.0.1:8080/x", false).url().toString());
         assertEquals("http://[0:0:0:0:0:0:0:1]:8080/", TargetUrl.check("Http://[::1]:8080/", false).url().toString());
         // Accepted as a URL: what fails is the world (nothing listens on port 1), exit 1, not the usage.
@@ -101,9 +101,12 @@ class TargetGuardTest {
         assertEquals(1, r.code(), r.err());
         assertEquals(List.of("pssrbench: nothing answers at http://127.0.0.1:1/: connection refused."),
                 r.err().lines().toList());
-        refused("https is not supported, the load generator speaks plain HTTP", "verify",
-                "--target=https://127.0.0.1:8443/");
-        refused("--target takes an http:// URL", "verify", "--target=ftp://127.0.0.1/");
+        // Over https a name stays in the URL (the certificate is checked against it), an address stays an address.
+        assertEquals("https://localhost:8443/", TargetUrl.check("HTTPS://localhost:8443/", false).url().toString());
+        assertEquals("https://127.0.0.1:8443/x", TargetUrl.check("https://127.0.0.1:8443/x", false).url().toString());
+        refused("bench measures over clear-text HTTP/1.1, its load generator has no TLS yet", "bench",
+                "--target=https://127.0.0.1:1/");
+        refused("--target takes an http:// or https:// URL", "verify", "--target=ftp://127.0.0.1/");
         assertThrows(UsageException.class, () -> TargetUrl.check("http:///path", false));
     }
 }
