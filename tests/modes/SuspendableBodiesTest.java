@@ -42,7 +42,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class SuspendableBodiesTest {
 
-    private static final int RENDERS = 20_000;
+    private static final int RENDERS = 10_000;
     private static final int STARTERS = 4;
     private static final int IN_FLIGHT = 256;
     private static final Duration DELAY = Duration.ofNanos(5_000);
@@ -84,9 +84,11 @@ class SuspendableBodiesTest {
                             example.compareAndSet(null, String.valueOf(failure));
                         } else if (!Arrays.equals(want, got)) {
                             wrong.incrementAndGet();
+                            int at = Arrays.mismatch(want, got);
+                            int from = Math.max(0, at - 100);
                             example.compareAndSet(null, got.length + " bytes instead of " + want.length
-                                    + ", first difference at byte " + Arrays.mismatch(want, got) + ": '"
-                                    + new String(got, StandardCharsets.UTF_8) + "'");
+                                    + ", first difference at byte " + at + ": '" + new String(got, from,
+                                    Math.min(got.length, at + 300) - from, StandardCharsets.UTF_8) + "'");
                         }
                         inFlight.release();
                         ended.countDown();
