@@ -190,7 +190,7 @@ public final class HyperfoilDriver {
                     v.getCountAtValueIteratedTo()));
         }
         return new LoadGenerator.Result(m.responses(), m.non2xx(), 0, m.ioErrors(), m.timeouts(), m.seconds(),
-                LoadWorker.histogram(), LoadWorker.histogram(), ttlb, -1, -1, warmupSeconds, true, List.of(), -1);
+                LoadWorker.histogram(), LoadWorker.histogram(), ttlb, -1, -1, warmupSeconds, true, List.of());
     }
 
     /**

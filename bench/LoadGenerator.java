@@ -22,7 +22,8 @@ import java.util.function.BooleanSupplier;
  * </ul>
  * For every request it records, in HdrHistogram (microseconds), the time to the first body byte, to the end of the
  * page's first item, and to the last byte, and it checks the status and the body (length and CRC32C) against the
- * verified page: anything else counts as an error.
+ * verified page: anything else counts as an error, and the first few such responses are kept as received
+ * ({@link WrongResponses}).
  *
  * <p>Written for this job (not a client library) because it needs the arrival time of individual body bytes and
  * must not become the bottleneck: one selector thread drives all of its connections without allocating per
@@ -108,7 +109,16 @@ public final class LoadGenerator {
     public record Result(long requests, long non2xx, long wrongBodies, long ioErrors, long timeouts,
                          double seconds, Histogram ttfb, Histogram firstItem, Histogram ttlb, long chunks,
                          long clientCpuNanos, double warmupSeconds, boolean steady, List<Long> warmupCounts,
-                         long serverCloses) {
+                         long serverCloses, List<WrongResponses.Kept> kept) {
+
+        /** A result that kept no wrong response and counts no closes (a driver that does not tell: Hyperfoil's). */
+        public Result(long requests, long non2xx, long wrongBodies, long ioErrors, long timeouts, double seconds,
+                      Histogram ttfb, Histogram firstItem, Histogram ttlb, long chunks, long clientCpuNanos,
+                      double warmupSeconds, boolean steady, List<Long> warmupCounts) {
+            this(requests, non2xx, wrongBodies, ioErrors, timeouts, seconds, ttfb, firstItem, ttlb, chunks,
+                    clientCpuNanos, warmupSeconds, steady, warmupCounts, -1, List.of());
+        }
+
         public long errors() {
             return non2xx + wrongBodies + ioErrors + timeouts;
         }
@@ -188,7 +198,8 @@ public final class LoadGenerator {
             closes += w.serverCloses;
         }
         return new Result(requests, non2xx, wrong, io, timeouts, plan.duration().toNanos() / 1e9, ttfb, firstItem,
-                ttlb, chunks, cpu, (window.measureFrom - start) / 1e9, steady, List.copyOf(counts), closes);
+                ttlb, chunks, cpu, (window.measureFrom - start) / 1e9, steady, List.copyOf(counts), closes,
+                window.wrong.kept());
     }
 
     /**

@@ -50,7 +50,8 @@ final class LoadWorker implements Runnable {
         for (int i = 0; i < connections.length; i++) {
             // Spread the connections' schedules evenly over one period, as wrk2 does.
             long offset = plan.openLoop() ? (long) (period * (from + i) / plan.connections()) : 0;
-            connections[i] = new Connection(start + offset, period, plan.firstItemEnd());
+            connections[i] = new Connection(start + offset, period, plan.firstItemEnd(),
+                    WrongResponses.keepLimit(plan.bodyLength()));
         }
         String path = plan.uri().getRawPath() + (plan.uri().getRawQuery() == null ? "" : "?" + plan.uri().getRawQuery());
         this.request = ("GET " + path + " HTTP/1.1\r\nHost: " + plan.uri().getHost() + ":" + plan.uri().getPort()
@@ -81,6 +82,7 @@ final class LoadWorker implements Runnable {
                     if (c.inFlight && now - c.intended > timeoutNanos) {
                         if (c.intended >= measureFrom) {
                             timeouts++;
+                            window.wrong.offer("no end after " + plan.timeout().toSeconds() + " s", c.parser);
                         }
                         reconnect(c, selector);
                     } else if (!c.inFlight && c.channel.isConnected()) {
@@ -175,7 +177,16 @@ final class LoadWorker implements Runnable {
         if (!c.inFlight) {
             throw new IllegalStateException("bytes from the server with no request outstanding");
         }
-        if (c.parser.feed(readBuffer, now)) {
+        boolean done;
+        try {
+            done = c.parser.feed(readBuffer, now);
+        } catch (IllegalStateException e) {   // bytes that are no response, counted as an i/o error by run
+            if (c.intended >= window.measureFrom && c.intended < window.end) {
+                window.wrong.offer("malformed: " + e.getMessage(), c.parser);
+            }
+            throw e;
+        }
+        if (done) {
             boolean closes = c.parser.closes();
             complete(c, now);
             if (readBuffer.hasRemaining()) {
@@ -208,10 +219,12 @@ final class LoadWorker implements Runnable {
         ResponseParser p = c.parser;
         if (p.status() / 100 != 2) {
             non2xx++;
+            window.wrong.offer("status " + p.status(), p);
             return;
         }
         if (p.bodyBytes() != plan.bodyLength() || p.bodyCrc() != plan.bodyCrc()) {
             wrongBodies++;
+            window.wrong.offer("wrong body", p);
             return;
         }
         chunks += p.chunks();
@@ -225,10 +238,6 @@ final class LoadWorker implements Runnable {
     }
 
     /**
-     * When the measured window opens and closes, shared by the workers: set before they start for a fixed warm-up,
-     * by {@link #warmUp} for an adaptive one (until then never). {@code completed} counts every completed response.
-     */
-    /**
      * What a worker needs of {@link LoadGenerator.Plan}, so that this file does not depend on the one that starts
      * it: where to send, the load model, and what a correct response is.
      */
@@ -239,10 +248,16 @@ final class LoadWorker implements Runnable {
         }
     }
 
+    /**
+     * When the measured window opens and closes, shared by the workers: set before they start for a fixed warm-up,
+     * by {@link LoadGenerator}'s warm-up for an adaptive one (until then never). {@code completed} counts every
+     * completed response; {@code wrong} keeps the first wrong ones of the measured window.
+     */
     static final class Window {
         volatile long measureFrom = Long.MAX_VALUE;
         volatile long end = Long.MAX_VALUE;
         final java.util.concurrent.atomic.LongAdder completed = new java.util.concurrent.atomic.LongAdder();
+        final WrongResponses wrong = new WrongResponses();
     }
 
     static Histogram histogram() {
@@ -259,8 +274,9 @@ final class LoadWorker implements Runnable {
         long nextIntended;
         private double scheduled;
 
-        Connection(long firstIntended, double period, long firstItemEnd) {
-            this.parser = new ResponseParser(firstItemEnd);
+        /** {@code keepLimit}: the bytes of a response its parser keeps, so that a wrong one can be written out. */
+        Connection(long firstIntended, double period, long firstItemEnd, int keepLimit) {
+            this.parser = new ResponseParser(firstItemEnd, false, keepLimit);
             this.period = period;
             this.scheduled = firstIntended;
             this.nextIntended = firstIntended;

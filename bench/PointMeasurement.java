@@ -20,7 +20,8 @@ import java.util.zip.CRC32C;
 
 /**
  * One point of a sweep against a running server: the load generator's run, the server's resources sampled over
- * the measured window, the kernel's listen drops, the histograms written to {@code hgrm/}, and the row. Apart from
+ * the measured window, the kernel's listen drops, the histograms written to {@code hgrm/}, the first wrong
+ * responses to {@code wrong/} ({@link WrongResponses}), and the row. Apart from
  * {@link Bench}, which decides which points to measure and in what order, and must not be used from here (the
  * sweep uses this class, not the other way round).
  *
@@ -187,8 +188,13 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
             remark = (remark == null || remark.isEmpty() ? "" : remark + "; ") + "the server closed "
                     + r.serverCloses() + " connections after a complete response (Connection: close), reopened";
         }
-        return PointRows.measured(hyperfoil == null ? PointRows.TOOL : records.HyperfoilImport.TOOL, p, r, res,
-                sourceMs, drops, remark, conditions);
+        Row row = PointRows.measured(hyperfoil == null ? PointRows.TOOL : records.HyperfoilImport.TOOL, p, r,
+                res, sourceMs, drops, remark, conditions);
+        // The first wrong responses as received, in wrong/ beside hgrm/: the note names them (a row with errors is
+        // invalid, and its note is the errors' count, so they are added to that).
+        String kept = WrongResponses.write(r.kept(), out, name, body);
+        return kept.isEmpty() ? row : row.withText(java.util.function.UnaryOperator.identity(),
+                note -> note.isEmpty() ? kept : note + "; " + kept);
     }
 
     /**

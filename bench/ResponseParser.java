@@ -12,6 +12,9 @@ import java.util.zip.CRC32C;
  * <p>Hand-written rather than a client library's because the measurements need the arrival time of individual
  * body bytes and the chunk framing, which HTTP client libraries hide; it supports exactly what the servers send:
  * Content-Length and chunked bodies (chunk extensions and trailers skipped), no 1xx, no close-delimited bodies.
+ *
+ * <p>It can also keep the current response's bytes as received ({@link #ResponseParser(long, boolean, int)}), so that
+ * a wrong one can be written out whole ({@link WrongResponses}); {@link #decode} gives such a response's body.
  */
 public final class ResponseParser {
 
@@ -31,6 +34,13 @@ public final class ResponseParser {
     private long firstBodyByteNanos = -1;
     private long markNanos = -1;
     private final boolean anyVersion;
+    /** The most bytes of one response kept ({@link #kept()}); 0: none. */
+    private final int keepLimit;
+    private byte[] kept;
+    private int keptLength;
+    private boolean keptWhole = true;
+    /** Only for {@link #decode}: where the body goes; null otherwise. */
+    private java.io.ByteArrayOutputStream decoded;
 
     /** @param markOffset the body offset whose arrival time {@link #markNanos()} reports (e.g. the first item's end) */
     public ResponseParser(long markOffset) {
@@ -43,8 +53,32 @@ public final class ResponseParser {
      * that could not read the request's version may answer with another one (Vert.x: {@code HTTP/1.0 400}).
      */
     public ResponseParser(long markOffset, boolean anyVersion) {
+        this(markOffset, anyVersion, 0);
+    }
+
+    /**
+     * {@code keepLimit}: keep up to this many bytes of each response as received (status line, headers, the body
+     * with its chunk framing), for {@link #kept()}; beyond it the response is parsed as usual but no longer kept.
+     */
+    public ResponseParser(long markOffset, boolean anyVersion, int keepLimit) {
         this.markOffset = markOffset;
         this.anyVersion = anyVersion;
+        this.keepLimit = keepLimit;
+    }
+
+    /**
+     * The body of a response kept whole (as {@link #kept()} gives it): its Content-Length body, or its chunks'
+     * data without their framing; as much of it as there is when the response is cut or malformed.
+     */
+    public static byte[] decode(byte[] response) {
+        ResponseParser p = new ResponseParser(0, true);
+        p.decoded = new java.io.ByteArrayOutputStream(response.length);
+        try {
+            p.feed(ByteBuffer.wrap(response), 0);
+        } catch (IllegalStateException e) {
+            // a malformed response: its body up to where it went wrong
+        }
+        return p.decoded.toByteArray();
     }
 
     /** Starts the next response on the same connection. */
@@ -61,6 +95,8 @@ public final class ResponseParser {
         chunks = 0;
         firstBodyByteNanos = -1;
         markNanos = -1;
+        keptLength = 0;
+        keptWhole = true;
     }
 
     /**
@@ -70,19 +106,53 @@ public final class ResponseParser {
      * @throws IllegalStateException when the bytes are not a response this parser understands
      */
     public boolean feed(ByteBuffer in, long nowNanos) {
-        while (in.hasRemaining() && state != State.DONE) {
-            switch (state) {
-                case STATUS_LINE, HEADERS, CHUNK_SIZE, CHUNK_DATA_END, TRAILERS -> {
-                    if (readLine(in)) {
-                        onLine(line.toString());
-                        line.setLength(0);
+        int from = in.position();
+        try {
+            while (in.hasRemaining() && state != State.DONE) {
+                switch (state) {
+                    case STATUS_LINE, HEADERS, CHUNK_SIZE, CHUNK_DATA_END, TRAILERS -> {
+                        if (readLine(in)) {
+                            String text = line.toString();
+                            try {
+                                onLine(text);
+                            } catch (NumberFormatException e) {   // a caller handles malformed bytes as one kind
+                                throw new IllegalStateException("a malformed number in '" + text + "'", e);
+                            }
+                            line.setLength(0);
+                        }
                     }
+                    case FIXED_BODY, CHUNK_DATA -> body(in, nowNanos);
+                    default -> throw new AssertionError(state);
                 }
-                case FIXED_BODY, CHUNK_DATA -> body(in, nowNanos);
-                default -> throw new AssertionError(state);
+            }
+        } finally {   // also when the bytes were malformed: they are what a kept response must show
+            if (keepLimit > 0) {
+                keep(in, from);
             }
         }
         return state == State.DONE;
+    }
+
+    /**
+     * Keeps the bytes this feed consumed, {@code in}'s from {@code from} to its position: one bulk copy of bytes
+     * that were just read (and that the CRC has just read too), into a per-connection array that grows to the size
+     * of a response once and is then reused; about a page's size (here under 10 kB) per response, next to the
+     * system calls that received it, so it is not measurable in the load generator's CPU per request.
+     */
+    private void keep(ByteBuffer in, int from) {
+        int n = Math.min(in.position() - from, keepLimit - keptLength);
+        if (n < in.position() - from) {
+            keptWhole = false;
+        }
+        if (n <= 0) {
+            return;
+        }
+        if (kept == null || kept.length < keptLength + n) {
+            int size = Math.min(keepLimit, Math.max(keptLength + n, kept == null ? 4096 : kept.length * 2));
+            kept = kept == null ? new byte[size] : java.util.Arrays.copyOf(kept, size);
+        }
+        in.get(from, kept, keptLength, n);
+        keptLength += n;
     }
 
     private boolean readLine(ByteBuffer in) {
@@ -180,6 +250,9 @@ public final class ResponseParser {
             firstBodyByteNanos = nowNanos;
         }
         ByteBuffer slice = in.slice(in.position(), n);
+        if (decoded != null) {
+            decoded.write(slice.array(), slice.arrayOffset(), n);
+        }
         crc.update(slice);
         in.position(in.position() + n);
         bodyBytes += n;
@@ -218,6 +291,19 @@ public final class ResponseParser {
 
     public long bodyCrc() {
         return crc.getValue();
+    }
+
+    /**
+     * The current response's bytes as received so far (status line, headers, body with its chunk framing), a copy;
+     * empty when this parser keeps none. Up to the keep limit: see {@link #keptWhole()}.
+     */
+    public byte[] kept() {
+        return kept == null ? new byte[0] : java.util.Arrays.copyOf(kept, keptLength);
+    }
+
+    /** Whether {@link #kept()} holds every byte of the response received so far (false: cut at the keep limit). */
+    public boolean keptWhole() {
+        return keptWhole;
     }
 
     /** When the first body byte arrived (the {@code nowNanos} of that feed), or -1. */

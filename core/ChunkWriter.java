@@ -7,12 +7,13 @@ import java.nio.charset.StandardCharsets;
 /**
  * The flush policy of PssrBench, shared by every engine and server: the engines' many small writes (70 to 450 per
  * page) are buffered here, and {@link #flush()} turns what has accumulated into exactly one chunk for the server.
- * Flushes happen only where the renderer is about to wait for data ({@link ProgressiveItems#hasNext()}, or after an
- * item in the reactive mode) and at the end of the page, so a page is one head chunk, one chunk per item and a
- * tail, whatever the server.
+ * Flushes happen only where the renderer is about to wait for data ({@link ProgressiveItems#hasNext()}, after an
+ * item in the reactive mode, or where a suspendable template suspends: {@link Templates.Suspendable}) and at the
+ * end of the page, so a page is one head chunk, one chunk per item and a tail, whatever the server.
  *
- * <p>Not thread-safe: one render writes from one thread at a time (the reactive mode hands over between
- * threads through RxJava's serialised callbacks, which give the needed happens-before).
+ * <p>Not thread-safe: one render writes and flushes from one thread at a time (the reactive mode hands over between
+ * threads through RxJava's serialised callbacks, which give the needed happens-before; the suspendable mode
+ * writes and flushes in its coroutine only).
  */
 public final class ChunkWriter extends Writer {
 

@@ -45,6 +45,11 @@ public final class Templates {
      * that starts the coroutine and the engine that suspends in it are the only code that does. If the Observable
      * fails, the suspend function throws (the coroutine fails) and the tail is never written; cancelling the
      * coroutine disposes the subscription.
+     *
+     * <p>It flushes {@code out} when it is a {@link java.io.Flushable} (the mode's {@link ChunkWriter}) where it is
+     * about to wait: before it waits for the first item and after each item's markup, in the coroutine. Not the
+     * emitting thread: under {@code Dispatchers.Unconfined} an emission need not run the coroutine before it returns
+     * (see the suspendable mode), so only the coroutine knows when an item has been written.
      */
     @FunctionalInterface
     public interface Suspendable<T> {

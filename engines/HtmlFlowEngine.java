@@ -76,27 +76,51 @@ public final class HtmlFlowEngine implements Engine {
     // the block converts the Observable to a Flow (kotlinx-coroutines-rx3, which disposes the subscription when the
     // coroutine is cancelled and throws the Observable's error from collect) and collects it, writing each item
     // when it arrives. collect is the one suspension point, so the block can be a Java lambda that returns it.
-    private static final HtmlViewSuspend<Observable<Presentation>> PRESENTATIONS_SUSPEND =
+    // The model is the items and the render's writer, which the block flushes where Templates.Suspendable says.
+    private static final HtmlViewSuspend<Suspended<Presentation>> PRESENTATIONS_SUSPEND =
             HtmlFlowExtensionsKt.viewSuspend(page -> {
                 presentations(page, (Div<?> div) -> HtmlFlowSuspendingKt.suspending(div,
                         HtmlFlowEngine.<Div<?>, Presentation>collect(HtmlFlowEngine::card)));
                 return Unit.INSTANCE;
             }, false, true);
-    private static final HtmlViewSuspend<Observable<Stock>> STOCKS_SUSPEND =
+    private static final HtmlViewSuspend<Suspended<Stock>> STOCKS_SUSPEND =
             HtmlFlowExtensionsKt.viewSuspend(page -> {
                 stocks(page, (Tbody<?> body) -> HtmlFlowSuspendingKt.suspending(body,
                         HtmlFlowEngine.<Tbody<?>, Stock>collect(HtmlFlowEngine::row)));
                 return Unit.INSTANCE;
             }, false, true);
 
-    /** The suspending block that writes each item of the Observable, as a Flow, into {@code element}. */
-    private static <E, T> Function3<E, Observable<T>, Continuation<? super Unit>, Object> collect(
+    /** A suspendable view's model: the page's items, and the writer the view writes to (flushed between items). */
+    private record Suspended<T>(Observable<T> items, Appendable out) {
+    }
+
+    /**
+     * The suspending block that writes each item of the Observable, as a Flow, into {@code element}, and flushes
+     * where it is about to wait (Templates.Suspendable): before the first item and after each one, in the
+     * coroutine, so the flush and the writes it sends are always on the same thread, one after the other.
+     */
+    private static <E, T> Function3<E, Suspended<T>, Continuation<? super Unit>, Object> collect(
             java.util.function.BiConsumer<E, T> item) {
-        return (element, items, continuation) -> RxConvertKt.asFlow(items).collect(
-                (FlowCollector<T>) (value, c) -> {
-                    item.accept(element, value);
-                    return Unit.INSTANCE;
-                }, continuation);
+        return (element, model, continuation) -> {
+            flush(model.out());
+            return RxConvertKt.asFlow(model.items()).collect(
+                    (FlowCollector<T>) (value, c) -> {
+                        item.accept(element, value);
+                        flush(model.out());
+                        return Unit.INSTANCE;
+                    }, continuation);
+        };
+    }
+
+    /** Flushes {@code out} when it can be (the mode's writer); an I/O failure (the client gone) fails the render. */
+    private static void flush(Appendable out) {
+        if (out instanceof java.io.Flushable f) {
+            try {
+                f.flush();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
     }
 
     @Override
@@ -116,13 +140,13 @@ public final class HtmlFlowEngine implements Engine {
                             HtmlFlowEngine::card, container -> container.__().__().__()))
             .nonBlocking(Page.PRESENTATIONS, (items, out) -> writeAsync(PRESENTATIONS_ASYNC, items, out))
             .suspendable(Page.PRESENTATIONS, (items, out, continuation) ->
-                    PRESENTATIONS_SUSPEND.write(out, items, continuation(continuation)))
+                    PRESENTATIONS_SUSPEND.write(out, new Suspended<>(items, out), continuation(continuation)))
             .add(Page.STOCKS, (items, out) -> STOCKS.setOut(out).write(items),
                     new DocFragments<Stock, Tbody<Table<Body<Html<HtmlPage>>>>>(HtmlFlowEngine::stocksHead,
                             HtmlFlowEngine::row, tbody -> tbody.__().__().__().__()))
             .nonBlocking(Page.STOCKS, (items, out) -> writeAsync(STOCKS_ASYNC, items, out))
             .suspendable(Page.STOCKS, (items, out, continuation) ->
-                    STOCKS_SUSPEND.write(out, items, continuation(continuation)));
+                    STOCKS_SUSPEND.write(out, new Suspended<>(items, out), continuation(continuation)));
 
     /** The coroutine's continuation that core passes as Object (core names no Kotlin type). */
     @SuppressWarnings("unchecked")

@@ -30,6 +30,19 @@ import java.util.concurrent.CompletableFuture;
  * So this mode starts no coroutine thread: kotlinx-coroutines starts its Default workers and its DefaultExecutor
  * only when something dispatches to them or delays, and nothing here does (the tests check that no such thread
  * appears).
+ *
+ * <p>Unconfined does not promise that an emission runs the coroutine before it returns: a resumption on a thread
+ * that is already running an Unconfined coroutine is queued on that thread's event loop and runs once the outer
+ * one suspends (kotlinx-coroutines' guard against deep stacks). The subscription to the items runs in such a loop
+ * (the Flow's producer, started from the template's first run on the handler's thread), and an item can be
+ * emitted inside it: when the first timer fires while that thread still holds RxJava's concatMap drain, concatMap
+ * emits the item on that thread. The item is then written after its emission has returned, and the next emissions,
+ * on other threads, can find the coroutine still writing there. So the chunks are flushed by the template, in the
+ * coroutine, where it is about to wait ({@link core.Templates.Suspendable}), never by the emitting thread. This
+ * mode once flushed after each emission ({@code doAfterNext}), which then ran on an RxJava thread while the
+ * handler's thread was writing the same {@link ChunkWriter}: one page in 14,287 came out wrong (bench, netty,
+ * stocks, 128 connections, {@code --source-scheduler=io}); {@code tests/modes/SuspendableBodiesTest} makes the
+ * race likely (items microseconds apart) and must see every page right.
  */
 public final class SuspendableMode implements Mode {
 
@@ -61,10 +74,10 @@ public final class SuspendableMode implements Mode {
     }
 
     /**
-     * Returns at once, once the template has suspended for its first item. The head is flushed when the template
-     * subscribes to the items; each item's markup after the emission that resumed the template returns (under
-     * Unconfined the template writes the item inside that emission); the tail when the coroutine completes. A
-     * cancelled render cancels the coroutine, which disposes the subscription; a failed Observable fails it.
+     * Returns at once, once the template has suspended for its first item. The template flushes the head before it
+     * waits for the first item and each item's markup after writing it, in the coroutine; the render flushes the
+     * tail when the coroutine completes. A cancelled render cancels the coroutine, which disposes the
+     * subscription; a failed Observable fails it.
      */
     @Override
     public CompletableFuture<Void> render(Render render) {
@@ -73,9 +86,7 @@ public final class SuspendableMode implements Mode {
 
     private static <T> CompletableFuture<Void> render(Render render, Page<T> page) {
         ChunkWriter out = render.out();
-        Observable<T> items = render.items(page)
-                .doOnSubscribe(subscription -> out.flush())
-                .doAfterNext(item -> out.flush());
+        Observable<T> items = render.items(page);
         // GlobalScope: the coroutine's lifetime is the render's, held by the future: the render cancels it
         // (whenCancelled) and waits for it, so no parent scope is needed to keep it from leaking.
         CompletableFuture<kotlin.Unit> coroutine = FutureKt.future(GlobalScope.INSTANCE,

@@ -143,6 +143,43 @@ class LoadGeneratorTest {
         })) {
             LoadGenerator.Result r = LoadGenerator.run(plan(server.uri(), 1, 0, Duration.ofMillis(500)));
             assertTrue(r.wrongBodies() > 0 && r.wrongBodies() >= r.requests() / 2 - 1, r.toString());
+            // the first few kept as received: headers, chunk framing and the wrong body
+            assertEquals(WrongResponses.KEPT, r.kept().size(), r.toString());
+            for (WrongResponses.Kept k : r.kept()) {
+                assertEquals("wrong body", k.why());
+                assertTrue(k.whole());
+                String raw = new String(k.response(), StandardCharsets.UTF_8);
+                assertTrue(raw.startsWith("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked"
+                        + "\r\n\r\n") && raw.endsWith("\r\n0\r\n\r\n"), raw);
+                assertEquals(HEAD + "<p>other</p>" + TAIL,
+                        new String(ResponseParser.decode(k.response()), StandardCharsets.UTF_8));
+            }
+        }
+    }
+
+    /**
+     * Bytes that are no response (a chunk size that is no number, as a torn write gives) are an i/o error of that
+     * request, and kept; the connection is opened again and the load goes on.
+     */
+    @Test
+    void aMalformedResponseIsAnIoErrorAndKept() throws Exception {
+        try (TimedServer server = new TimedServer((out, n) -> {
+            headers(out);
+            if (n % 2 == 0) {
+                chunk(out, HEAD + ITEM + TAIL);
+            } else {
+                out.write("<p>\r\n".getBytes(StandardCharsets.US_ASCII));   // no chunk size
+            }
+            end(out);
+        })) {
+            LoadGenerator.Result r = LoadGenerator.run(plan(server.uri(), 1, 0, Duration.ofMillis(500)));
+            assertTrue(r.ioErrors() > 1 && r.requests() > 1, r.toString());
+            assertEquals(0, r.wrongBodies(), r.toString());
+            assertFalse(r.kept().isEmpty(), r.toString());
+            WrongResponses.Kept k = r.kept().get(0);
+            assertTrue(k.why().startsWith("malformed: ") && k.why().contains("<p>"), k.why());
+            assertTrue(new String(k.response(), StandardCharsets.UTF_8).endsWith("chunked\r\n\r\n<p>\r\n"),
+                    new String(k.response(), StandardCharsets.UTF_8));
         }
     }
 

@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32C;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -109,5 +110,46 @@ class ResponseParserTest {
                 () -> new ResponseParser(1).feed(bytes("HTTP/1.1 200 OK\r\nServer: x\r\n\r\nbody"), 0));
         assertThrows(IllegalStateException.class, () -> new ResponseParser(1).feed(
                 bytes("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n0\r\n\r\n"), 0));
+    }
+
+    @Test
+    void aMalformedNumberIsAMalformedResponseNotAnotherKindOfException() {
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> new ResponseParser(1).feed(
+                bytes("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n"), 0));
+        assertTrue(e.getMessage().contains("'zz'"), e.getMessage());
+        assertThrows(IllegalStateException.class,
+                () -> new ResponseParser(1).feed(bytes("HTTP/1.1 200 OK\r\nContent-Length: x\r\n\r\n"), 0));
+    }
+
+    @Test
+    void aKeepingParserKeepsEachResponseAsReceivedAndDecodeGivesItsBody() {
+        ResponseParser p = new ResponseParser(0, false, 4096);
+        ByteBuffer all = bytes("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok" + CHUNKED);
+        assertTrue(p.feed(all, 0));
+        assertArrayEquals("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".getBytes(StandardCharsets.ISO_8859_1),
+                p.kept(), "this response's bytes, not those after it");
+        p.reset();
+        for (int i = all.position(); i < all.limit(); i++) {   // the next one, a byte per read
+            p.feed(ByteBuffer.wrap(new byte[] {all.get(i)}), i);
+        }
+        assertArrayEquals(CHUNKED.getBytes(StandardCharsets.ISO_8859_1), p.kept(), "chunk framing and trailer kept");
+        assertTrue(p.keptWhole());
+        assertArrayEquals(BODY.getBytes(StandardCharsets.UTF_8), ResponseParser.decode(p.kept()));
+        assertEquals(crc(BODY), p.bodyCrc(), "keeping changes nothing of the parse");
+
+        ResponseParser small = new ResponseParser(0, false, 20);
+        assertTrue(small.feed(bytes(CHUNKED), 0));
+        assertEquals(CHUNKED.substring(0, 20), new String(small.kept(), StandardCharsets.ISO_8859_1));
+        assertFalse(small.keptWhole(), "cut at the limit");
+        assertEquals(0, new ResponseParser(0).kept().length, "a parser that keeps nothing");
+    }
+
+    @Test
+    void aMalformedResponseIsKeptUpToWhereItWentWrong() {
+        String torn = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhead|\r\n3\r\nitem1|\r\n";
+        ResponseParser p = new ResponseParser(0, false, 4096);
+        assertThrows(IllegalStateException.class, () -> p.feed(bytes(torn), 0));
+        assertEquals(torn, new String(p.kept(), StandardCharsets.ISO_8859_1));
+        assertEquals("head|ite", new String(ResponseParser.decode(p.kept()), StandardCharsets.UTF_8));
     }
 }
