@@ -41,6 +41,14 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class H2Client implements AutoCloseable {
 
+    /**
+     * Netty's decoder logs every DATA frame that arrives for a stream this client has reset (at INFO, one line a
+     * frame): h2-resets makes hundreds, all expected (RFC 9113, 5.4.2: frames in flight still arrive), and they
+     * would bury the scenarios' own lines. Held here: the logging framework keeps loggers only weakly.
+     */
+    private static final java.util.logging.Logger RESET_DATA_LOG = quiet(
+            "io.netty.handler.codec.http2.DefaultHttp2ConnectionDecoder");
+
     private final int port;
     private final CompletableFuture<Http2Settings> settings = new CompletableFuture<>();
     private final AtomicLong goAwayError = new AtomicLong(-1);
@@ -48,6 +56,12 @@ final class H2Client implements AutoCloseable {
 
     private H2Client(int port) {
         this.port = port;
+    }
+
+    private static java.util.logging.Logger quiet(String name) {
+        java.util.logging.Logger logger = java.util.logging.Logger.getLogger(name);
+        logger.setLevel(java.util.logging.Level.WARNING);
+        return logger;
     }
 
     /** One event-loop thread for a scenario's connections: the client must not take the server's CPU. */
