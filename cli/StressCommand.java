@@ -4,6 +4,7 @@ import core.Combination;
 import core.ConnectionLimits;
 import core.Durations;
 import core.Logs;
+import core.Protocol;
 import core.Signals;
 import core.UsageException;
 import picocli.CommandLine;
@@ -29,9 +30,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /** {@code stress}: the reliability scenarios, each combination and scenario in a server JVM of its own. */
 @Command(name = "stress", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
-        description = "Reliability scenarios (streams, aborts, slow-readers, malformed, idle, shutdown) on the selected"
-                + " combinations (by default the first engine and mode on every server), each in its own server"
-                + " JVM on loopback; every scenario prints its pass rule beside its figures; results in --out.")
+        description = "Reliability scenarios (streams, aborts, slow-readers, malformed, idle, shutdown; over h2c:"
+                + " h2-streams, h2-resets, h2-slow-reader, h2-malformed) on the selected combinations (by default the"
+                + " first engine and mode on every server), each in its own server JVM on loopback; every scenario"
+                + " prints its pass rule beside its figures; results in --out.")
 final class StressCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -39,10 +41,17 @@ final class StressCommand implements Callable<Integer> {
     @CommandLine.Mixin
     Selection selection;
 
+    @Option(names = "--protocol", paramLabel = "ID", defaultValue = Protocol.DEFAULT_TEXT,
+            description = "h1: the HTTP/1.1 scenarios; h2c: the HTTP/2 ones (h2-streams, h2-resets, h2-slow-reader,"
+                    + " h2-malformed) in clear text by prior knowledge, on the servers that speak it (a server named"
+                    + " with --server that does not is refused) (default: ${DEFAULT-VALUE}).")
+    String protocol;
+
     @Option(names = "--scenario", split = ",", paramLabel = "ID",
-            description = "Scenarios, comma-separated: streams, aborts, slow-readers, malformed, idle, shutdown"
-                    + " (default: all).")
-    List<String> scenarios = Stress.SCENARIOS;
+            description = "Scenarios, comma-separated: streams, aborts, slow-readers, malformed, idle, shutdown;"
+                    + " with --protocol=h2c: h2-streams, h2-resets, h2-slow-reader, h2-malformed (default: all of"
+                    + " the protocol's).")
+    List<String> scenarios;
 
     @Option(names = "--connections", paramLabel = "N", defaultValue = "10000",
             description = "streams: concurrent connections, one page each (default: ${DEFAULT-VALUE}).")
@@ -53,13 +62,30 @@ final class StressCommand implements Callable<Integer> {
                     + " (default: ${DEFAULT-VALUE}: 5 s per page). Units: " + Durations.UNITS + ".")
     Duration streamsDelay;
 
+    @Option(names = "--h2-connections", paramLabel = "N", defaultValue = "8",
+            description = "h2-streams and h2-resets: HTTP/2 connections (default: ${DEFAULT-VALUE}).")
+    int h2Connections;
+
+    @Option(names = "--h2-streams", paramLabel = "N", defaultValue = "100",
+            description = "h2-streams: streams sent at once on each connection, one page each (default:"
+                    + " ${DEFAULT-VALUE}).")
+    int h2Streams;
+
     @Option(names = "--aborts", paramLabel = "N", defaultValue = "1000",
-            description = "aborts: requests closed after the first chunk (default: ${DEFAULT-VALUE}).")
+            description = "aborts: requests closed after the first chunk; h2-resets: streams reset after their first"
+                    + " DATA frame (and every tenth read whole) (default: ${DEFAULT-VALUE}).")
     int aborts;
 
     @Option(names = "--slow-readers", paramLabel = "N", defaultValue = "100",
-            description = "slow-readers: clients reading 1 KB/s (default: ${DEFAULT-VALUE}).")
+            description = "slow-readers: clients reading 1 KB/s; h2-slow-reader: connections that never open their"
+                    + " windows (default: ${DEFAULT-VALUE}).")
     int slowReaders;
+
+    @Option(names = "--slow-readers-window", paramLabel = "DURATION", defaultValue = "5s",
+            description = "slow-readers and h2-slow-reader: how long the normal traffic is measured, alone and beside"
+                    + " the slow readers, each after 1 s of warm-up (default: ${DEFAULT-VALUE}). Units: "
+                    + Durations.UNITS + ".")
+    Duration slowReadersWindow;
 
     @Option(names = "--idle", paramLabel = "N", defaultValue = "5000",
             description = "idle: idle connections (default: ${DEFAULT-VALUE}).")
@@ -90,22 +116,34 @@ final class StressCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        Protocol over = Protocol.byId(protocol);
+        if (over != Protocol.H1 && over != Protocol.H2C) {
+            throw new UsageException("stress --protocol must be h1 or h2c (HTTP/2 in clear text by prior knowledge),"
+                    + " not " + over.id() + ".");
+        }
+        List<String> offered = over == Protocol.H2C ? Stress.H2_SCENARIOS : Stress.SCENARIOS;
+        if (scenarios == null) {
+            scenarios = offered;
+        }
         for (String s : scenarios) {
-            if (!Stress.SCENARIOS.contains(s)) {
-                throw new UsageException("unknown scenario '" + s + "'; scenarios: " + String.join(", ",
-                        Stress.SCENARIOS) + ".");
+            if (!offered.contains(s)) {
+                throw new UsageException("unknown scenario '" + s + "' for --protocol=" + over.id() + "; scenarios: "
+                        + String.join(", ", offered) + ".");
             }
         }
-        if (connections < 1 || aborts < 1 || shutdownClients < 1 || idle < 0 || halfSent < 0 || trickling < 0
-                || slowReaders < 0) {
-            throw new UsageException("--connections, --aborts and --shutdown-clients take at least 1, --idle,"
-                    + " --half-sent, --trickling and --slow-readers at least 0.");
+        if (connections < 1 || aborts < 1 || shutdownClients < 1 || h2Connections < 1 || h2Streams < 1 || idle < 0
+                || halfSent < 0 || trickling < 0 || slowReaders < 0) {
+            throw new UsageException("--connections, --aborts, --shutdown-clients, --h2-connections and --h2-streams"
+                    + " take at least 1, --idle, --half-sent, --trickling and --slow-readers at least 0.");
+        }
+        if (slowReadersWindow.isZero() || slowReadersWindow.isNegative()) {
+            throw new UsageException("--slow-readers-window must be longer than 0, e.g. 5s.");
         }
         if (selection.target != null || selection.allowRemote || selection.trust != null) {
             throw new UsageException("stress starts (and, in shutdown, stops) its own servers: --target,"
                     + " --allow-remote and --trust are not supported.");
         }
-        List<Combination> chosen = selection.combinations(List.of()).stream()
+        List<Combination> chosen = speaking(selection.combinations(List.of()), over).stream()
                 .filter(distinctServersUnlessAsked()).toList();
         Path folder = out != null ? out : Path.of("results", "stress-" + DateTimeFormatter
                 .ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC).format(Instant.now()));
@@ -120,13 +158,16 @@ final class StressCommand implements Callable<Integer> {
         Map<String, Object> flags = Provenance.flags(spec.commandLine().getParseResult());
         flags.put("selected", chosen.stream().map(Combination::toString).toList());
         Map<String, Object> more = new LinkedHashMap<>();
+        more.put("protocol", over.id());
         more.put("scenarios", scenarios);
         more.put("connections", connections);
         more.put("streams_delay", Durations.format(streamsDelay));
         more.put("idle_timeout", Durations.format(idleTimeout));
+        more.put("slow_readers_window", Durations.format(slowReadersWindow));
         Provenance.add(folder, Provenance.record("stress", "pssrbench stress (built in)", flags, more));
         StressSettings settings = new StressSettings(connections, streamsDelay, aborts, idle, halfSent, trickling,
-                idleTimeout, slowReaders, folder, System.out, shutdownClients);
+                idleTimeout, slowReaders, slowReadersWindow, folder, System.out, shutdownClients, h2Connections,
+                h2Streams);
         AtomicBoolean stopped = new AtomicBoolean();
         Runnable restoreSignals = Signals.onTermination(() -> {
             if (!stopped.getAndSet(true)) {
@@ -169,6 +210,23 @@ final class StressCommand implements Callable<Integer> {
             return 130;
         }
         return outcomes.stream().allMatch(Outcome::pass) ? 0 : 1;
+    }
+
+    /**
+     * The combinations whose server speaks {@code over}: with --server, one that does not is refused in one sentence
+     * naming those that do (the user asked for it by name); without, every server that speaks it.
+     */
+    private List<Combination> speaking(List<Combination> selected, Protocol over) {
+        List<Combination> kept = selected.stream().filter(c -> c.server().protocols().contains(over)).toList();
+        for (Combination c : selected) {
+            if ((!selection.servers.isEmpty() || kept.isEmpty()) && !c.server().protocols().contains(over)) {
+                throw new UsageException("--protocol=" + over.id() + " is not available with server "
+                        + c.server().id() + ", which speaks " + Protocol.ids(c.server().protocols())
+                        + "; the servers that speak it: " + String.join(", ", Registry.SERVERS.stream()
+                        .filter(s -> s.protocols().contains(over)).map(s -> s.id()).toList()) + ".");
+            }
+        }
+        return kept;
     }
 
     /**

@@ -17,15 +17,17 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The {@code slow-readers} scenario: normal traffic (the load generator, closed loop, 16 connections, 5 s) alone,
- * then again while 100 clients each ask for 20 pipelined pages with a 4 KB receive buffer and read 1 KB a second.
+ * The {@code slow-readers} scenario: normal traffic (the load generator, closed loop, 16 connections, 1 s of warm-up,
+ * then {@code --slow-readers-window}, 5 s, measured) alone, then again while 100 clients each ask for 20 pipelined
+ * pages with a 4 KB receive buffer and read 1 KB a second.
  * The normal traffic's p99 must stay within 2x (+ 5 ms, for timer noise on a busy machine) of its run alone, and
  * the server's peak memory within 100 MB of its peak alone.
  */
 final class SlowReaders {
 
     private static final int CONNECTIONS = 16;
-    private static final Duration WINDOW = Duration.ofSeconds(5);
+    /** Before each measured window: the JIT's warm-up in the first run, the slow readers' pile-up in the second. */
+    static final Duration WARMUP = Duration.ofSeconds(1);
     /**
      * The server's heap, fixed and touched at start-up, so that the two peaks compare what the slow readers cost
      * outside the heap (direct buffers, native memory) and not how far the JVM had grown its heap by then: with the
@@ -33,7 +35,7 @@ final class SlowReaders {
      * which comes second, read 118 to 157 MB above the first on nima with the same traffic (CI, 2026-11-24) and
      * failed the rule. Memory held in the heap per slow reader shows in the others' p99 (GC) or as errors instead.
      */
-    private static final List<String> FIXED_HEAP = List.of("-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch");
+    static final List<String> FIXED_HEAP = List.of("-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch");
 
     private SlowReaders() {
     }
@@ -44,7 +46,7 @@ final class SlowReaders {
             int port = server.port();
             Raw.Response page = Raw.exchange(port, Raw.get("/stocks", port), 10_000);
             LoadGenerator.Plan plan = new LoadGenerator.Plan(URI.create("http://127.0.0.1:" + port + "/stocks"),
-                    CONNECTIONS, 1, 0, Duration.ofSeconds(1), WINDOW, page.bodyBytes(), page.bodyCrc(), 0,
+                    CONNECTIONS, 1, 0, WARMUP, s.slowReadersWindow(), page.bodyBytes(), page.bodyCrc(), 0,
                     Duration.ofSeconds(10));
             server.resetPeaks();
             LoadGenerator.Result alone = LoadGenerator.run(plan);

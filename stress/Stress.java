@@ -22,9 +22,17 @@ import java.util.function.BiFunction;
  */
 public final class Stress {
 
-    /** The scenarios, in the order they run. */
+    /** The scenarios over HTTP/1.1 ({@code --protocol=h1}), in the order they run. */
     public static final List<String> SCENARIOS = List.of("streams", "aborts", "slow-readers", "malformed", "idle",
             "shutdown");
+
+    /**
+     * The scenarios over HTTP/2 in clear text by prior knowledge ({@code --protocol=h2c}), in the order they run: the
+     * ones of HTTP/1.1 that HTTP/2 changes (many streams share a connection, a stream ends by RST_STREAM, flow control
+     * holds a slow reader's data, frames are binary), on the servers whose {@link core.Server#protocols()} have it.
+     */
+    public static final List<String> H2_SCENARIOS = List.of("h2-streams", "h2-resets", "h2-slow-reader",
+            "h2-malformed");
 
     public static final String FILE = records.StressReport.FILE;
 
@@ -43,6 +51,10 @@ public final class Stress {
             case "malformed" -> Malformed::run;
             case "idle" -> Idle::run;
             case "shutdown" -> Shutdown::run;
+            case "h2-streams" -> H2Streams::run;
+            case "h2-resets" -> H2Resets::run;
+            case "h2-slow-reader" -> H2SlowReader::run;
+            case "h2-malformed" -> H2Malformed::run;
             default -> throw new IllegalArgumentException(id);
         };
     }

@@ -6,10 +6,12 @@ import java.time.Duration;
 
 /**
  * What the scenarios take: the streams scenario's connection count and per-item delay, the aborts' count, the idle
- * scenario's connections (idle, half-sent, trickling) and the idle timeout its server gets, where results and logs
- * go, and the shutdown scenario's keep-alive clients (its second part has a quarter as many pages, at least 1).
+ * scenario's connections (idle, half-sent, trickling) and the idle timeout its server gets, the slow readers and the
+ * measured window of the normal traffic beside them, where results and logs go, the shutdown scenario's keep-alive
+ * clients (its second part has a quarter as many pages, at least 1), and the HTTP/2 streams scenario's connections
+ * and streams on each.
  */
 public record StressSettings(int streams, Duration streamsDelay, int aborts, int idle, int halfSent, int trickling,
-                             Duration idleTimeout, int slowReaders, Path folder, PrintStream out,
-                             int shutdownClients) {
+                             Duration idleTimeout, int slowReaders, Duration slowReadersWindow, Path folder,
+                             PrintStream out, int shutdownClients, int h2Connections, int h2Streams) {
 }

@@ -281,6 +281,28 @@ public class CliTest {
         assertTrue(helpBench.out().contains("--server-cpus"), helpBench.out());
     }
 
+    /**
+     * stress over HTTP/2: h1 and h2c only; a server named with --server that does not speak h2c is refused, naming the
+     * servers that do (from their declared protocols); an HTTP/1.1 scenario is not one of h2c's.
+     */
+    @Test
+    void stressOverH2cRefusesWhatItCannotRun() {
+        Server without = Registry.SERVERS.stream().filter(s -> !s.protocols().contains(core.Protocol.H2C))
+                .findFirst().orElseThrow();
+        String speakers = String.join(", ", Registry.SERVERS.stream()
+                .filter(s -> s.protocols().contains(core.Protocol.H2C)).map(Server::id).toList());
+        refused("--protocol=h2c is not available with server " + without.id() + ", which speaks "
+                + core.Protocol.ids(without.protocols()) + "; the servers that speak it: " + speakers + ".",
+                "stress", "--protocol=h2c", "--server=" + without.id());
+        refused("stress --protocol must be h1 or h2c (HTTP/2 in clear text by prior knowledge), not h2.",
+                "stress", "--protocol=h2");
+        refused("unknown scenario 'streams' for --protocol=h2c; scenarios: h2-streams, h2-resets, h2-slow-reader,"
+                + " h2-malformed.", "stress", "--protocol=h2c", "--scenario=streams");
+        refused("unknown scenario 'h2-streams' for --protocol=h1; scenarios: streams,", "stress",
+                "--scenario=h2-streams");
+        refused("--slow-readers-window must be longer than 0", "stress", "--slow-readers-window=0s");
+    }
+
     /** Every option that takes a duration names every unit Durations accepts, minutes included. */
     @Test
     void everyDurationOptionNamesItsUnits() {
@@ -296,8 +318,8 @@ public class CliTest {
                 }
             }
         }
-        assertEquals(10, durations, "serve --delay --grace --idle-timeout, verify --delay, bench --warmup-max --duration"
-                + " --delay, browser --delay, stress --streams-delay --idle-timeout");
+        assertEquals(11, durations, "serve --delay --grace --idle-timeout, verify --delay, bench --warmup-max --duration"
+                + " --delay, browser --delay, stress --streams-delay --idle-timeout --slow-readers-window");
         assertEquals(Duration.ofMinutes(2), Durations.parse("2m"));
     }
 }

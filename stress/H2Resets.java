@@ -1,0 +1,153 @@
+package stress;
+
+import core.Combination;
+import core.Protocol;
+import io.netty.channel.EventLoopGroup;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The {@code h2-resets} scenario, {@code aborts} over HTTP/2: {@code --aborts} (1,000) GETs of /stocks (20 ms per
+ * item), 100 at a time over {@code --h2-connections} (8) h2c connections, each reset by the client (RST_STREAM,
+ * CANCEL) after its first DATA frame, but every tenth, read to its end, after a warm-up of 100. The server must stop
+ * rendering what was reset (threads, virtual threads, in-flight renders and subscriptions back to their baseline
+ * within 5 s, as in {@code aborts}), and each connection must keep serving: the pages read to their end whole, and
+ * afterwards a normal page on every one of the same connections, with no GOAWAY.
+ */
+final class H2Resets {
+
+    /** Streams in flight at once, over all the connections, as {@code aborts} keeps 100 connections in flight. */
+    private static final int CONCURRENCY = 100;
+    /** Every this-many-th stream is read to its end: the connection must keep serving beside the resets. */
+    private static final int WHOLE_EVERY = 10;
+
+    private H2Resets() {
+    }
+
+    /** What a round of streams did: resets sent after a first DATA frame, whole pages asked and right, failures. */
+    private record Round(int resetsAsked, int reset, int wholeAsked, int whole, Map<String, Integer> problems) {
+    }
+
+    static Outcome run(Combination c, StressSettings s) throws IOException, InterruptedException {
+        try (StressServer server = StressServer.start(StressServer.config(c).withProtocol(Protocol.H2C)
+                .withDelay(StressServer.IN_FLIGHT_DELAY), s.folder(), "h2-resets")) {
+            int port = server.port();
+            Raw.Response page = Raw.page(port, "/stocks", 30_000);
+            EventLoopGroup group = H2Client.loop();
+            List<H2Client> clients = new ArrayList<>();
+            try {
+                for (int i = 0; i < s.h2Connections(); i++) {
+                    clients.add(H2Client.open(group, port));
+                }
+                round(clients, 100, page);   // warm-up: the pools reach their working size
+                Thread.sleep(1000);
+                List<String> base = server.applicationThreads();
+                long baseVirtual = server.virtualThreads();
+                Round r = round(clients, s.aborts(), page);
+                long start = System.nanoTime();
+                List<String> now;
+                long virtual;
+                int[] renders;
+                boolean back;
+                do {
+                    Thread.sleep(100);
+                    now = server.applicationThreads();
+                    virtual = server.virtualThreads();
+                    renders = server.renders();
+                    back = now.size() <= base.size() && virtual <= baseVirtual && renders[0] == 0
+                            && renders[1] == 0;
+                } while (!back && System.nanoTime() - start < TimeUnit.SECONDS.toNanos(5));
+                double backAfter = back ? Scenarios.round((System.nanoTime() - start) / 1e9) : -1;
+                int sameConnections = 0;
+                for (H2Client client : clients) {
+                    if (!client.lost() && client.fetch("/stocks", 30).page(page.bodyBytes(), page.bodyCrc())) {
+                        sameConnections++;
+                    }
+                }
+                long goAways = clients.stream().filter(k -> k.goAwayError() >= 0).count();
+                Map<String, Object> f = new LinkedHashMap<>();
+                f.put("connections", clients.size());
+                f.put("requests", s.aborts());
+                f.put("resets_asked", r.resetsAsked());
+                f.put("reset", r.reset());
+                f.put("whole_asked", r.wholeAsked());
+                f.put("whole", r.whole());
+                f.put("baseline_after_s", backAfter);
+                f.put("threads_baseline", base.size());
+                f.put("threads_after", now.size());
+                f.put("virtual_threads_baseline", baseVirtual);
+                f.put("virtual_threads_after", virtual);
+                f.put("in_flight_after", renders[0]);
+                f.put("subscriptions_after", renders[1]);
+                f.put("same_connections_page_after", sameConnections);
+                f.put("goaway_connections", goAways);
+                f.put("warning_lines", server.warnings());
+                boolean pass = back && r.reset() == r.resetsAsked() && r.whole() == r.wholeAsked()
+                        && sameConnections == clients.size() && goAways == 0;
+                String note = (back ? "" : "not back to baseline within 5 s; threads before " + base + ", after "
+                        + now + ", virtual " + baseVirtual + " -> " + virtual + ", in flight " + renders[0]
+                        + ", subscriptions " + renders[1] + ". ")
+                        + (r.problems().isEmpty() ? "" : "streams: " + r.problems() + ". ")
+                        + (sameConnections == clients.size() ? "" : "a page afterwards on " + sameConnections
+                        + " of the " + clients.size() + " connections. ")
+                        + (goAways == 0 ? "" : "GOAWAY on " + goAways + " connection(s). ");
+                return new Outcome("h2-resets", c, f, "platform threads (not the JVM's JIT, GC and JMX ones),"
+                        + " virtual threads, in-flight renders and subscriptions back to baseline within 5 s; every"
+                        + " reset stream got its first DATA, every " + WHOLE_EVERY + "th stream whole; a normal page"
+                        + " afterwards on each of the same connections; no GOAWAY", pass, note.strip());
+            } finally {
+                clients.forEach(H2Client::close);
+                H2Client.stop(group);
+            }
+        }
+    }
+
+    /**
+     * {@code count} streams, {@link #CONCURRENCY} at a time, spread over {@code clients}: each reset after its first
+     * DATA frame but every {@link #WHOLE_EVERY}th, read to its end and compared with {@code page}.
+     */
+    private static Round round(List<H2Client> clients, int count, Raw.Response page) throws InterruptedException {
+        Semaphore permits = new Semaphore(CONCURRENCY);
+        AtomicInteger reset = new AtomicInteger();
+        AtomicInteger whole = new AtomicInteger();
+        Map<String, Integer> problems = new TreeMap<>();
+        int wholeAsked = 0;
+        for (int i = 0; i < count; i++) {
+            if (!permits.tryAcquire(60, TimeUnit.SECONDS)) {
+                problems.merge("no stream ended within 60 s", 1, Integer::sum);
+                break;
+            }
+            boolean toEnd = i % WHOLE_EVERY == WHOLE_EVERY - 1;
+            wholeAsked += toEnd ? 1 : 0;
+            clients.get(i % clients.size()).get("/stocks", !toEnd, null).whenComplete((g, e) -> {
+                if (toEnd && g.page(page.bodyBytes(), page.bodyCrc())) {
+                    whole.incrementAndGet();
+                } else if (!toEnd && g.reset()) {
+                    reset.incrementAndGet();
+                } else {
+                    synchronized (problems) {
+                        problems.merge((toEnd ? "whole: " : "to reset: ") + g.problem(page.bodyBytes(),
+                                page.bodyCrc()), 1, Integer::sum);
+                    }
+                }
+                permits.release();
+            });
+        }
+        if (!permits.tryAcquire(CONCURRENCY, 60, TimeUnit.SECONDS)) {
+            synchronized (problems) {
+                problems.merge("streams still open 60 s after the last was sent", 1, Integer::sum);
+            }
+        }
+        synchronized (problems) {
+            return new Round(count - wholeAsked, reset.get(), wholeAsked, whole.get(), new TreeMap<>(problems));
+        }
+    }
+}

@@ -1,0 +1,257 @@
+package stress;
+
+import core.Combination;
+import core.Protocol;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
+import io.netty.handler.codec.http2.Http2ChannelDuplexHandler;
+import io.netty.handler.codec.http2.Http2DataFrame;
+import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
+import io.netty.handler.codec.http2.Http2GoAwayFrame;
+import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.util.ReferenceCountUtil;
+import org.HdrHistogram.Histogram;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The {@code h2-slow-reader} scenario, {@code slow-readers} over HTTP/2: normal h2c traffic (16 streams in a closed
+ * loop over 4 connections, 1 s of warm-up, then {@code --slow-readers-window} measured) alone, then again while
+ * {@code --slow-readers} (100) clients each open 20 streams of /stocks with a 4 KB stream window and never send a
+ * WINDOW_UPDATE: every stream's window and the connection's 65,535 bytes run out, and the server holds the rest of
+ * those pages. The same bounded rule as {@code slow-readers}: the normal traffic's TTLB p99 within 2x (+ 5 ms) of its
+ * run alone, no error, the server's peak RSS within 100 MB of its peak alone (heap fixed, as there), a normal page
+ * afterwards; and no slow connection got more than its windows allow.
+ */
+final class H2SlowReader {
+
+    private static final int CONNECTIONS = 4;
+    private static final int STREAMS_PER_CONNECTION = 4;
+    private static final int SLOW_STREAMS = 20;
+    private static final int SLOW_STREAM_WINDOW = 4096;
+    /** HTTP/2's initial connection window, which a client can only raise by WINDOW_UPDATE (never sent here). */
+    private static final int CONNECTION_WINDOW = 65_535;
+
+    private H2SlowReader() {
+    }
+
+    /** The normal traffic of one window: requests measured, errors, and their TTLB in microseconds. */
+    private record Traffic(long requests, long errors, Histogram ttlb) {
+    }
+
+    static Outcome run(Combination c, StressSettings s) throws IOException, InterruptedException {
+        try (StressServer server = StressServer.start(StressServer.config(c).withProtocol(Protocol.H2C), s.folder(),
+                "h2-slow-reader", SlowReaders.FIXED_HEAP)) {
+            int port = server.port();
+            Raw.Response page = Raw.page(port, "/stocks", 10_000);
+            EventLoopGroup group = H2Client.loop();
+            EventLoopGroup slowGroup = H2Client.loop();
+            List<Slow> slow = new ArrayList<>();
+            try {
+                server.resetPeaks();
+                Traffic alone = traffic(group, port, s.slowReadersWindow(), page);
+                double rssAlone = server.peakRssMb();
+                long threadsAlone = server.peakThreads();
+                server.resetPeaks();
+                for (int i = 0; i < s.slowReaders(); i++) {
+                    slow.add(Slow.open(slowGroup, port));
+                }
+                Traffic withSlow = traffic(group, port, s.slowReadersWindow(), page);
+                double rssSlow = server.peakRssMb();
+                long threadsSlow = server.peakThreads();
+                long slowBytes = slow.stream().mapToLong(k -> k.bytes.get()).sum();
+                long maxConnection = slow.stream().mapToLong(k -> k.bytes.get()).max().orElse(0);
+                long maxStream = slow.stream().mapToLong(k -> k.maxStream.get()).max().orElse(0);
+                long exhausted = slow.stream().filter(k -> k.bytes.get() >= CONNECTION_WINDOW).count();
+                long closedByServer = slow.stream().filter(k -> k.goAway || !k.channel.isActive()).count();
+                List<String> slowErrors = slow.stream().map(k -> k.error).filter(e -> e != null).distinct().toList();
+                boolean withinWindows = maxConnection <= CONNECTION_WINDOW && maxStream <= SLOW_STREAM_WINDOW
+                        && slowErrors.isEmpty();
+                double p99Alone = alone.ttlb().getValueAtPercentile(99) / 1000.0;
+                double p99Slow = withSlow.ttlb().getValueAtPercentile(99) / 1000.0;
+                boolean alive = H2Client.pageWorks(group, port, "/stocks", page.bodyBytes(), page.bodyCrc());
+                Map<String, Object> f = new LinkedHashMap<>();
+                f.put("slow_readers", s.slowReaders());
+                f.put("slow_streams", s.slowReaders() * SLOW_STREAMS);
+                f.put("slow_read_kb", slowBytes / 1024);
+                f.put("slow_windows_exhausted", exhausted);
+                f.put("slow_closed_by_server", closedByServer);
+                f.put("slow_max_connection_bytes", maxConnection);
+                f.put("slow_max_stream_bytes", maxStream);
+                f.put("requests_alone", alone.requests());
+                f.put("requests_with_slow", withSlow.requests());
+                f.put("errors", alone.errors() + withSlow.errors());
+                f.put("ttlb_p99_alone_ms", Scenarios.round(p99Alone));
+                f.put("ttlb_p99_with_slow_ms", Scenarios.round(p99Slow));
+                f.put("server_rss_peak_alone_mb", Scenarios.round(rssAlone));
+                f.put("server_rss_peak_with_slow_mb", Scenarios.round(rssSlow));
+                f.put("server_threads_peak_alone", threadsAlone);
+                f.put("server_threads_peak_with_slow", threadsSlow);
+                f.put("warning_lines", server.warnings());
+                boolean pass = alone.errors() + withSlow.errors() == 0 && alone.requests() > 0
+                        && p99Slow <= 2 * p99Alone + 5 && rssSlow <= rssAlone + 100 && alive && withinWindows;
+                String note = (withinWindows ? "" : "beyond the windows: " + maxConnection + " bytes on a connection, "
+                        + maxStream + " on a stream" + (slowErrors.isEmpty() ? "" : ", " + slowErrors) + ". ")
+                        + (alone.errors() + withSlow.errors() == 0 ? "" : "normal traffic: " + alone.errors()
+                        + " error(s) alone, " + withSlow.errors() + " beside the slow readers. ")
+                        + (alive ? "" : "no normal page afterwards. ");
+                return new Outcome("h2-slow-reader", c, f, "the others' p99 within 2x (+5 ms) of a run without slow"
+                        + " readers, no error, server peak RSS within 100 MB of it, a normal page afterwards; no"
+                        + " slow connection sent more than its windows (" + CONNECTION_WINDOW + " bytes, "
+                        + SLOW_STREAM_WINDOW + " a stream)", pass, note.strip());
+            } finally {
+                slow.forEach(k -> k.channel.close());
+                H2Client.stop(slowGroup);
+                H2Client.stop(group);
+            }
+        }
+    }
+
+    /**
+     * {@link #CONNECTIONS} h2c connections with {@link #STREAMS_PER_CONNECTION} streams each in a closed loop (a
+     * stream ends, the next starts), 1 s of warm-up then {@code window} measured: the TTLB of every page started in
+     * the window, and as errors every stream that did not bring back the page whole.
+     */
+    private static Traffic traffic(EventLoopGroup group, int port, Duration window, Raw.Response page)
+            throws IOException, InterruptedException {
+        List<H2Client> clients = new ArrayList<>();
+        try {
+            for (int i = 0; i < CONNECTIONS; i++) {
+                clients.add(H2Client.open(group, port));
+            }
+            long measureFrom = System.nanoTime() + SlowReaders.WARMUP.toNanos();
+            long end = measureFrom + window.toNanos();
+            List<Thread> workers = new ArrayList<>();
+            List<Histogram> histograms = new ArrayList<>();
+            AtomicLong requests = new AtomicLong();
+            AtomicLong errors = new AtomicLong();
+            for (H2Client client : clients) {
+                for (int i = 0; i < STREAMS_PER_CONNECTION; i++) {
+                    Histogram ttlb = new Histogram(3);
+                    histograms.add(ttlb);
+                    workers.add(Thread.ofVirtual().start(() -> {
+                        try {
+                            while (System.nanoTime() < end) {
+                                long started = System.nanoTime();
+                                H2Stream.Got g = client.fetch("/stocks", 10);
+                                if (started < measureFrom) {
+                                    continue;
+                                }
+                                requests.incrementAndGet();
+                                if (g.page(page.bodyBytes(), page.bodyCrc())) {
+                                    ttlb.recordValue(g.ttlbNanos() / 1000);
+                                } else {
+                                    errors.incrementAndGet();
+                                }
+                            }
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }));
+                }
+            }
+            for (Thread t : workers) {
+                t.join();
+            }
+            Histogram all = new Histogram(3);
+            histograms.forEach(all::add);
+            return new Traffic(requests.get(), errors.get(), all);
+        } finally {
+            clients.forEach(H2Client::close);
+        }
+    }
+
+    /**
+     * A slow reader: an h2c connection whose {@link #SLOW_STREAMS} GETs are sent at once with a stream window of
+     * {@link #SLOW_STREAM_WINDOW} bytes. It reads every frame that comes but never hands a byte back to flow control
+     * (the frame codec sends a WINDOW_UPDATE only for bytes a handler consumes, and this one consumes none), so the
+     * server may send no more than the windows and must hold the rest.
+     */
+    private static final class Slow extends Http2ChannelDuplexHandler {
+        final AtomicLong bytes = new AtomicLong();
+        final AtomicLong maxStream = new AtomicLong();
+        private final Map<Integer, Long> perStream = new HashMap<>();
+        private final int port;
+        volatile boolean goAway;
+        volatile String error;
+        Channel channel;
+
+        private Slow(int port) {
+            this.port = port;
+        }
+
+        static Slow open(EventLoopGroup group, int port) throws IOException {
+            Slow slow = new Slow(port);
+            Bootstrap bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
+                    .option(ChannelOption.TCP_NODELAY, true).option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 10_000)
+                    .handler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            ch.pipeline().addLast(Http2FrameCodecBuilder.forClient().initialSettings(
+                                    Http2Settings.defaultSettings().initialWindowSize(SLOW_STREAM_WINDOW)).build(),
+                                    slow);
+                        }
+                    });
+            ChannelFuture connect = bootstrap.connect("127.0.0.1", port).awaitUninterruptibly();
+            if (!connect.isSuccess()) {
+                Throwable cause = connect.cause();
+                throw cause instanceof IOException io ? io : new IOException(String.valueOf(cause), cause);
+            }
+            slow.channel = connect.channel();
+            return slow;
+        }
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) throws Exception {
+            // The codec before this handler has sent the preface and its SETTINGS by now.
+            for (int i = 0; i < SLOW_STREAMS; i++) {
+                Http2Headers headers = new DefaultHttp2Headers().method("GET").scheme("http").path("/stocks")
+                        .authority("127.0.0.1:" + port);
+                ctx.write(new DefaultHttp2HeadersFrame(headers, true).stream(newStream()));
+            }
+            ctx.flush();
+            super.channelActive(ctx);
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            try {
+                if (msg instanceof Http2DataFrame frame) {
+                    int n = frame.initialFlowControlledBytes();   // padding counts against the windows too
+                    bytes.addAndGet(n);
+                    long onStream = perStream.merge(frame.stream().id(), (long) n, Long::sum);
+                    maxStream.accumulateAndGet(onStream, Math::max);
+                } else if (msg instanceof Http2GoAwayFrame) {
+                    goAway = true;
+                }
+            } finally {
+                ReferenceCountUtil.release(msg);
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            // the codec's own verdict on what the server sent (a window overrun is a FLOW_CONTROL_ERROR)
+            if (error == null) {
+                error = cause.getClass().getSimpleName() + ": " + cause.getMessage();
+            }
+        }
+    }
+}

@@ -1,0 +1,122 @@
+package stress;
+
+import core.Combination;
+import core.Page;
+import core.Protocol;
+import io.netty.channel.EventLoopGroup;
+import org.HdrHistogram.Histogram;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The {@code h2-streams} scenario: many streams on few connections ({@code --h2-connections}, 8, each with
+ * {@code --h2-streams}, 100, one GET of /stocks at {@code --streams-delay} per item, all sent at once), over h2c by
+ * prior knowledge with HTTP/2's initial windows. Every page must come back 200, whole and equal to the page the same
+ * port serves over HTTP/1.1, with no stream reset and no GOAWAY, and as many streams open together as the server's
+ * SETTINGS_MAX_CONCURRENT_STREAMS lets each connection have.
+ */
+final class H2Streams {
+
+    private H2Streams() {
+    }
+
+    static Outcome run(Combination c, StressSettings s) throws IOException, InterruptedException {
+        int connections = s.h2Connections();
+        int perConnection = s.h2Streams();
+        int n = connections * perConnection;
+        Duration pageTime = s.streamsDelay().multipliedBy(Page.STOCKS.items().size());
+        Duration timeout = pageTime.plusSeconds(30);
+        try (StressServer server = StressServer.start(StressServer.config(c).withProtocol(Protocol.H2C)
+                .withDelay(s.streamsDelay()), s.folder(), "h2-streams")) {
+            int port = server.port();
+            Raw.Response page = Raw.page(port, "/stocks", 30_000 + (int) pageTime.toMillis());
+            EventLoopGroup group = H2Client.loop();
+            List<H2Client> clients = new ArrayList<>();
+            try {
+                for (int i = 0; i < connections; i++) {
+                    clients.add(H2Client.open(group, port));
+                }
+                long maxStreams = clients.get(0).maxConcurrentStreams();
+                int expectedOpen = connections * (int) (maxStreams < 0 ? perConnection
+                        : Math.min(perConnection, maxStreams));
+                server.resetPeaks();
+                H2Stream.Gauge gauge = new H2Stream.Gauge();
+                long start = System.nanoTime();
+                List<CompletableFuture<H2Stream.Got>> all = new ArrayList<>();
+                for (H2Client client : clients) {
+                    for (int i = 0; i < perConnection; i++) {
+                        all.add(client.get("/stocks", false, gauge));
+                    }
+                }
+                try {
+                    CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).get(timeout.toMillis(),
+                            TimeUnit.MILLISECONDS);
+                } catch (TimeoutException | ExecutionException e) {
+                    // those not done are counted below
+                }
+                double wall = (System.nanoTime() - start) / 1e9;
+                Thread.sleep(200);   // one more sample of the server after the last page
+                Histogram ttfb = new Histogram(3);
+                Histogram ttlb = new Histogram(3);
+                Map<String, Integer> errors = new TreeMap<>();
+                int completed = 0;
+                for (CompletableFuture<H2Stream.Got> f : all) {
+                    H2Stream.Got g = f.getNow(null);
+                    if (g == null) {
+                        errors.merge("not finished within " + timeout.toSeconds() + " s", 1, Integer::sum);
+                    } else if (g.page(page.bodyBytes(), page.bodyCrc())) {
+                        completed++;
+                        ttfb.recordValue(Math.max(0, g.ttfbNanos() / 1000));
+                        ttlb.recordValue(g.ttlbNanos() / 1000);
+                    } else {
+                        errors.merge(g.problem(page.bodyBytes(), page.bodyCrc()), 1, Integer::sum);
+                    }
+                }
+                long goAways = clients.stream().filter(k -> k.goAwayError() >= 0).count();
+                int errorCount = n - completed;
+                Map<String, Object> f = new LinkedHashMap<>();
+                f.put("connections", connections);
+                f.put("streams_per_connection", perConnection);
+                f.put("server_max_streams", maxStreams);
+                f.put("completed", completed);
+                f.put("errors", errorCount);
+                f.put("open_peak", gauge.peak());
+                f.put("page_s", pageTime.toMillis() / 1000.0);
+                f.put("wall_s", Scenarios.round(wall));
+                f.put("ttfb_p50_ms", Scenarios.ms(ttfb.getValueAtPercentile(50)));
+                f.put("ttfb_p99_ms", Scenarios.ms(ttfb.getValueAtPercentile(99)));
+                f.put("ttlb_p50_ms", Scenarios.ms(ttlb.getValueAtPercentile(50)));
+                f.put("ttlb_p99_ms", Scenarios.ms(ttlb.getValueAtPercentile(99)));
+                f.put("goaway_connections", goAways);
+                f.put("server_rss_peak_mb", Scenarios.round(server.peakRssMb()));
+                f.put("server_threads_peak", server.peakThreads());
+                f.put("server_virtual_threads_peak", server.peakVirtualThreads());
+                boolean pass = completed == n && goAways == 0 && gauge.peak() == expectedOpen;
+                String note = errors.isEmpty() ? "" : "errors: " + errors + ". ";
+                if (goAways > 0) {
+                    note += "GOAWAY on " + goAways + " connection(s), error code "
+                            + clients.stream().mapToLong(H2Client::goAwayError).max().orElse(-1) + ". ";
+                }
+                if (gauge.peak() != expectedOpen) {
+                    note += "open together: " + gauge.peak() + " of " + expectedOpen + ". ";
+                }
+                return new Outcome("h2-streams", c, f, "every stream 200, whole and equal to the page over HTTP/1.1;"
+                        + " no reset, no GOAWAY; " + expectedOpen + " streams open together (" + connections
+                        + " connections x " + (expectedOpen / connections) + ")", pass, note.strip());
+            } finally {
+                clients.forEach(H2Client::close);
+                H2Client.stop(group);
+            }
+        }
+    }
+}
