@@ -1,0 +1,203 @@
+package bench;
+
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.handler.ssl.ApplicationProtocolConfig;
+import io.netty.handler.ssl.ApplicationProtocolNames;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.util.concurrent.EventExecutor;
+import org.HdrHistogram.Histogram;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The load generator over HTTP/2 ({@code h2c} by prior knowledge, {@code h2} over TLS chosen by ALPN): the same
+ * plan, load models and measurements as {@link LoadWorker}'s HTTP/1.1, with {@code streams} requests in flight on each
+ * connection. Per request (stream): time to the first DATA byte, to the body's first-item offset and to END_STREAM,
+ * in the same histograms; the status and the body (length and CRC32C) checked as over HTTP/1.1. In the open loop every
+ * stream slot (connections x streams) has its own schedule and its latencies count from each request's intended send
+ * time (coordinated omission corrected, as per connection over HTTP/1.1).
+ *
+ * <p>Netty's HTTP/2 codec (already here for verify's h2c client and Reactor Netty) rather than a hand-written one:
+ * HTTP/2's framing, HPACK and flow control are far more than HTTP/1.1's parser; rather than {@code h2load}, whose time
+ * to first byte is per connection, not per request; wrk and wrk2 speak no HTTP/2. Of Netty's two APIs, the frame
+ * listener ({@link io.netty.handler.codec.http2.Http2ConnectionHandler} with an
+ * {@link io.netty.handler.codec.http2.Http2FrameListener}), not {@code Http2FrameCodec} with
+ * {@code Http2MultiplexHandler} as verify's client uses: the multiplex handler makes a child channel with its own
+ * pipeline for every stream and an object for every frame, which a generator making thousands of requests a second on
+ * one or two threads would pay per request; the listener gets each DATA frame's payload as a slice of the bytes read,
+ * on the connection's event loop, and a stream is a slot of a fixed array ({@link H2Connection}).
+ *
+ * <p>Threads: a Netty event loop per {@code --load-threads} (NIO, as the HTTP/1.1 generator's selectors), each with
+ * its share of the connections and its own histograms, added up when the run ends.
+ */
+final class H2Load {
+
+    /** HTTP/2's initial window (RFC 9113, 6.9.2): what a window is until a SETTINGS or WINDOW_UPDATE changes it. */
+    static final int DEFAULT_WINDOW = 65_535;
+    /**
+     * The windows the client opens, deliberately Chromium's (6 MB per stream in its SETTINGS, the connection's raised
+     * to 15 MB by a WINDOW_UPDATE), as verify's client opens them: pages measured as a browser receives them, not held
+     * back by HTTP/2's initial 65,535 bytes when many pages share a connection.
+     */
+    static final int STREAM_WINDOW = 6 * 1024 * 1024;
+    static final int CONNECTION_WINDOW = 15 * 1024 * 1024;
+
+    private H2Load() {
+    }
+
+    /** What provenance records of the HTTP/2 client: the library, its API, the windows and the TLS provider. */
+    static String describe() {
+        return "Netty " + io.netty.util.Version.identify().values().stream().filter(v -> v.artifactId()
+                .equals("netty-codec-http2")).map(io.netty.util.Version::artifactVersion).findFirst().orElse("?")
+                + " HTTP/2 codec (Http2ConnectionHandler + Http2FrameListener), NIO event loops = --load-threads;"
+                + " windows: " + STREAM_WINDOW + " bytes per stream (SETTINGS_INITIAL_WINDOW_SIZE), " + CONNECTION_WINDOW
+                + " per connection (WINDOW_UPDATE), Chromium's; max frame size 16384 (the default); push off;"
+                + " over TLS: " + SslContext.defaultClientProvider() + " provider, ALPN offers h2 and http/1.1 and"
+                + " must choose h2, trusting exactly the certificate of the server bench started";
+    }
+
+    /** The SETTINGS the client sends: Chromium's stream window, no push. */
+    static Http2Settings settings() {
+        return Http2Settings.defaultSettings().initialWindowSize(STREAM_WINDOW).pushEnabled(false);
+    }
+
+    /** One event loop's share: its histograms (microseconds) and counts, touched by that loop's thread only. */
+    static final class Tally {
+        final Histogram ttfb = LoadWorker.histogram();
+        final Histogram firstItem = LoadWorker.histogram();
+        final Histogram ttlb = LoadWorker.histogram();
+        long requests, non2xx, wrongBodies, ioErrors, timeouts, frames;
+    }
+
+    /**
+     * What the connections share: the plan, the window, the TLS context (null in clear text), and the first failure
+     * that makes the point unmeasurable (ALPN did not choose h2, the server allows fewer streams than asked).
+     */
+    record Shared(LoadGenerator.Plan plan, LoadWorker.Window window, SslContext tls,
+                  AtomicReference<String> failure) {
+        void fail(String sentence) {
+            failure.compareAndSet(null, sentence);
+        }
+    }
+
+    /** Runs the warm-up, then the measured window; a point that cannot be measured over HTTP/2 throws, said why. */
+    static LoadGenerator.Result run(LoadGenerator.Plan plan, BooleanSupplier stop, Runnable measuring)
+            throws IOException, InterruptedException {
+        long start = System.nanoTime();
+        LoadWorker.Window window = new LoadWorker.Window();
+        if (plan.steady() == null) {
+            window.measureFrom = start + plan.warmup().toNanos();
+            window.end = window.measureFrom + plan.duration().toNanos();
+        }
+        Shared shared = new Shared(plan, window, plan.trust() == null ? null : tls(plan.trust()),
+                new AtomicReference<>());
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(plan.threads(), NioIoHandler.newFactory());
+        try {
+            List<EventLoop> loops = new ArrayList<>();
+            for (EventExecutor e : group) {
+                loops.add((EventLoop) e);
+            }
+            List<Tally> tallies = new ArrayList<>();
+            long[] threads = new long[loops.size()];
+            for (int i = 0; i < loops.size(); i++) {
+                tallies.add(new Tally());
+                threads[i] = loops.get(i).submit(() -> Thread.currentThread().threadId()).get();
+            }
+            List<H2Connection> connections = new ArrayList<>();
+            for (int i = 0; i < plan.connections(); i++) {
+                H2Connection c = new H2Connection(shared, loops.get(i % loops.size()), tallies.get(i % loops.size()),
+                        i, start);
+                connections.add(c);
+                c.start();
+            }
+            List<Long> counts = new ArrayList<>();
+            boolean steady = LoadGenerator.warmUp(plan, start, window, counts, stop,
+                    () -> shared.failure().get() == null);
+            if (shared.failure().get() != null) {   // failed in the warm-up: no measured window begins
+                throw new IOException(shared.failure().get());
+            }
+            long cpuFrom = cpu(threads);
+            measuring.run();
+            while (!stop.getAsBoolean() && shared.failure().get() == null) {
+                long left = window.end - System.nanoTime();
+                if (left <= 0) {
+                    break;
+                }
+                TimeUnit.NANOSECONDS.sleep(Math.min(left, TimeUnit.MILLISECONDS.toNanos(100)));
+            }
+            long cpuNanos = cpu(threads) - cpuFrom;
+            connections.forEach(H2Connection::stop);
+            // The loops end before their tallies are read: the termination orders their writes before the reads.
+            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+            if (shared.failure().get() != null) {
+                throw new IOException(shared.failure().get());
+            }
+            return total(plan, tallies, cpuNanos, (window.measureFrom - start) / 1e9, steady, counts);
+        } catch (ExecutionException e) {
+            throw new IOException("an event loop of the HTTP/2 client failed: " + e.getCause(), e.getCause());
+        } finally {
+            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+        }
+    }
+
+    /** A client context that trusts {@code certificate} alone and offers h2 (and http/1.1) by ALPN. */
+    private static SslContext tls(X509Certificate certificate) throws IOException {
+        // http/1.1 offered too, as a browser does: a server without HTTP/2 then chooses it and the point fails in a
+        // sentence naming what was chosen, rather than in a handshake the server cut.
+        return SslContextBuilder.forClient().trustManager(certificate)
+                .applicationProtocolConfig(new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,
+                        ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
+                        ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
+                        ApplicationProtocolNames.HTTP_2, ApplicationProtocolNames.HTTP_1_1))
+                .build();
+    }
+
+    /** The event loops' CPU time so far, in nanoseconds (-1 where the JVM does not measure it). */
+    private static long cpu(long[] threads) {
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        long sum = 0;
+        for (long id : threads) {
+            long t = mx.getThreadCpuTime(id);
+            if (t < 0) {
+                return -1;
+            }
+            sum += t;
+        }
+        return sum;
+    }
+
+    private static LoadGenerator.Result total(LoadGenerator.Plan plan, List<Tally> tallies, long cpuNanos,
+                                              double warmupSeconds, boolean steady, List<Long> counts) {
+        Histogram ttfb = LoadWorker.histogram();
+        Histogram firstItem = LoadWorker.histogram();
+        Histogram ttlb = LoadWorker.histogram();
+        long requests = 0, non2xx = 0, wrong = 0, io = 0, timeouts = 0, frames = 0;
+        for (Tally t : tallies) {
+            ttfb.add(t.ttfb);
+            firstItem.add(t.firstItem);
+            ttlb.add(t.ttlb);
+            requests += t.requests;
+            non2xx += t.non2xx;
+            wrong += t.wrongBodies;
+            io += t.ioErrors;
+            timeouts += t.timeouts;
+            frames += t.frames;
+        }
+        return new LoadGenerator.Result(requests, non2xx, wrong, io, timeouts, plan.duration().toNanos() / 1e9, ttfb,
+                firstItem, ttlb, frames, cpuNanos < 0 ? -1 : cpuNanos, warmupSeconds, steady, List.copyOf(counts));
+    }
+}
