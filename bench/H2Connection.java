@@ -121,12 +121,19 @@ final class H2Connection extends Http2FrameAdapter {
                         ssl.handshakeFuture().addListener(done -> {
                             String chosen = ssl.applicationProtocol();
                             if (!done.isSuccess()) {
+                                // None has succeeded yet: the certificate or TLS itself is wrong, not the load.
+                                if (!shared.handshaken().get()) {
+                                    shared.fail("the TLS handshake with " + plan.uri() + " failed: "
+                                            + done.cause().getMessage() + ".");
+                                }
+                                countIfMeasuring();
                                 ch.close();
                             } else if (!ApplicationProtocolNames.HTTP_2.equals(chosen)) {
                                 shared.fail("ALPN at " + plan.uri() + " chose " + (chosen == null ? "no protocol"
                                         : chosen) + ", not h2: the server does not offer HTTP/2 over TLS there.");
                                 ch.close();
                             } else {
+                                shared.handshaken().set(true);
                                 ch.pipeline().addLast(http2());   // sends the preface: the channel is active
                             }
                         });

@@ -85,10 +85,12 @@ final class H2Load {
 
     /**
      * What the connections share: the plan, the window, the TLS context (null in clear text), and the first failure
-     * that makes the point unmeasurable (ALPN did not choose h2, the server allows fewer streams than asked).
+     * that makes the point unmeasurable (ALPN did not choose h2, the server allows fewer streams than asked, no TLS
+     * handshake succeeds); {@code handshaken}: whether any TLS handshake has succeeded (then a failed one is an error
+     * of the load, not of the set-up).
      */
     record Shared(LoadGenerator.Plan plan, LoadWorker.Window window, SslContext tls,
-                  AtomicReference<String> failure) {
+                  AtomicReference<String> failure, java.util.concurrent.atomic.AtomicBoolean handshaken) {
         void fail(String sentence) {
             failure.compareAndSet(null, sentence);
         }
@@ -104,7 +106,7 @@ final class H2Load {
             window.end = window.measureFrom + plan.duration().toNanos();
         }
         Shared shared = new Shared(plan, window, plan.trust() == null ? null : tls(plan.trust()),
-                new AtomicReference<>());
+                new AtomicReference<>(), new java.util.concurrent.atomic.AtomicBoolean());
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(plan.threads(), NioIoHandler.newFactory());
         try {
             List<EventLoop> loops = new ArrayList<>();

@@ -201,7 +201,8 @@ final class BenchCommand implements Callable<Integer> {
         if (!driver.equals("pssrbench") && !driver.equals("hyperfoil")) {
             throw new UsageException("--driver takes pssrbench or hyperfoil.");
         }
-        Protocol over = protocol(driver.equals("hyperfoil"));
+        Protocol over = BenchProtocols.check(Protocol.byId(protocol), streams, Cli.given(spec, "--streams"),
+                driver.equals("hyperfoil"), selection.target != null);
         if (export != null && !driver.equals("hyperfoil")) {
             throw new UsageException("--export writes Hyperfoil benchmarks: add --driver=hyperfoil.");
         }
@@ -240,9 +241,9 @@ final class BenchCommand implements Callable<Integer> {
         List<Combination> chosen = foreign != null ? List.of() : running == null
                 ? selection.combinations(List.of(Registry.SERVERS.get(0).id())) : List.of(running.combination());
         if (running != null) {
-            speaks(running, over);
+            BenchProtocols.spokenBy(running, over);
         } else {
-            speak(chosen, over);
+            BenchProtocols.spokenBy(chosen, over);
         }
         // A foreign app's pages are checked before anything is measured or written; their bodies are the verified
         // ones the load generator compares every response with.
@@ -316,61 +317,6 @@ final class BenchCommand implements Callable<Integer> {
             return invalid == 0 ? 0 : 1;
         } finally {
             restoreSignals.run();
-        }
-    }
-
-    /**
-     * --protocol and --streams checked against each other, the driver and a foreign app (before anything is asked of
-     * a server): the protocol to measure over.
-     */
-    private Protocol protocol(boolean hyperfoil) {
-        Protocol p = Protocol.byId(protocol);
-        if (p == Protocol.H1S) {
-            throw new UsageException("--protocol takes h1, h2c or h2 for bench: its load generator does not speak"
-                    + " HTTP/1.1 over TLS (h1s).");
-        }
-        if (streams.stream().anyMatch(n -> n < 1)) {
-            throw new UsageException("--streams takes whole numbers of at least 1.");
-        }
-        if (Cli.given(spec, "--streams") && !p.http2()) {
-            throw new UsageException("--streams sets the HTTP/2 streams in flight per connection: it needs"
-                    + " --protocol=h2c or h2.");
-        }
-        if (hyperfoil && p != Protocol.H1) {
-            throw new UsageException("--driver=hyperfoil measures over HTTP/1.1 only: leave out --protocol, or use"
-                    + " --driver=pssrbench for " + p.id() + ".");
-        }
-        if (p.tls() && selection.target != null) {
-            throw new UsageException("--protocol=" + p.id() + " measures servers that bench starts: over TLS it"
-                    + " trusts only the certificate it made for them, and --target takes http:// URLs.");
-        }
-        return p;
-    }
-
-    /** Every selected server must speak the protocol, as serve requires: refused as serve refuses it. */
-    private static void speak(List<Combination> chosen, Protocol p) {
-        for (Combination c : chosen) {
-            if (!c.server().protocols().contains(p)) {
-                throw new UsageException("--protocol=" + p.id() + " is not available with server " + c.server().id()
-                        + ", which speaks " + Protocol.ids(c.server().protocols()) + "; the servers that speak it: "
-                        + String.join(", ", Registry.SERVERS.stream().filter(s -> s.protocols().contains(p))
-                        .map(s -> s.id()).toList()) + ".");
-            }
-        }
-    }
-
-    /**
-     * A running PssrBench serve must speak the protocol on its port, as its /info.json says: HTTP/1.1 is offered
-     * beside h2c, so h1 is measurable on either; one that does not say is taken on trust, as its combination is.
-     */
-    private static void speaks(Target running, Protocol p) {
-        if (running.config() == null || p == Protocol.H1) {
-            return;
-        }
-        Protocol port = running.config().protocol();
-        if (port != p) {
-            throw new UsageException("the server at " + running.url() + " speaks " + port.id() + " (its "
-                    + core.ServerInfo.PATH + "), not --protocol=" + p.id() + ".");
         }
     }
 }

@@ -8,10 +8,14 @@ import core.ServeConfig;
 import core.Server;
 import core.Site;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import records.Row;
 import verify.Reference;
 
 import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -19,6 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.CRC32C;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -111,7 +116,10 @@ class H2LoadTest {
             assertTrue(result.requests() >= 16, result.requests() + " requests");
             timesInOrder(result, "h2c");
             assertTrue(result.chunksMean() > 1, "a page streams in several DATA frames: " + result.chunksMean());
-            assertEquals(16, ((AtomicInteger) run[1]).get(), "2 connections x 8 streams: 16 pages in flight at once");
+            // 16 pages at once on 2 connections: one request per connection could never; a page's end may be
+            // counted a moment after its stream's next request began, hence a little slack above.
+            int peak = ((AtomicInteger) run[1]).get();
+            assertTrue(peak >= 16 && peak <= 18, "2 connections x 8 streams: 16 pages in flight at once, not " + peak);
         }
     }
 
@@ -133,8 +141,34 @@ class H2LoadTest {
         try (Running r = Running.start(netty(), Protocol.H1S)) {
             LoadGenerator.Plan h1s = plan(r, Protocol.H2, 1, 1, 0, Duration.ofMillis(500));
             IOException e = assertThrows(IOException.class, () -> LoadGenerator.run(h1s));
-            assertTrue(e.getMessage().matches("ALPN at https://127\\.0\\.0\\.1:\\d+/stocks chose http/1\\.1, not h2:"
-                    + " the server does not offer HTTP/2 over TLS there\\."), e.getMessage());
+            // Whether the HTTP/1.1-only port answers ALPN with http/1.1 or not at all is its library's choice.
+            assertTrue(e.getMessage().matches("ALPN at https://127\\.0\\.0\\.1:\\d+/stocks chose (http/1\\.1|no"
+                    + " protocol), not h2: the server does not offer HTTP/2 over TLS there\\."), e.getMessage());
+        }
+    }
+
+    /**
+     * A point as bench measures it: the server in a JVM of its own over h2 with the certificate bench made for it, its
+     * bytes checked over HTTP/1.1 on the same TLS port, the point measured over h2 trusting that certificate alone.
+     */
+    @Test
+    void aPointOverH2TrustsTheCertificateBenchMadeForItsServer(@TempDir Path out) throws Exception {
+        Combination c = netty();
+        Path log = Files.createDirectories(out.resolve("logs")).resolve("server.log");
+        Files.createDirectories(out.resolve("hgrm"));
+        try (ServerProcess server = ServerProcess.start(ServeConfig.of(c, DELAY).withProtocol(Protocol.H2), List.of(),
+                log)) {
+            assertEquals("https", server.base().getScheme());
+            var expected = Reference.renderAll(List.of(c.engine()));
+            assertNull(CombinationCheck.checkBytes(server.base(), server.tls(), expected));
+            PointMeasurement m = new PointMeasurement(Duration.ofMillis(300), null, Duration.ofSeconds(1), 1, false,
+                    out);
+            Point p = new Point(c, Page.STOCKS, 2, 0, Protocol.H2, 4);
+            Row row = m.measure(server.base(), server, p, expected.get(Page.STOCKS).get(c.engine()), Double.NaN,
+                    () -> false, p.name() + "-rep1");
+            assertTrue(row.valid(), row.note());
+            assertEquals(List.of("h2", 4), List.of(row.protocol(), row.streams()));
+            assertTrue(Files.isRegularFile(out.resolve("hgrm/" + p.name() + "-rep1.first-item.hgrm")));
         }
     }
 
