@@ -122,11 +122,15 @@ final class H2Connection extends Http2FrameAdapter {
                             String chosen = ssl.applicationProtocol();
                             if (!done.isSuccess()) {
                                 // None has succeeded yet: the certificate or TLS itself is wrong, not the load.
-                                if (!shared.handshaken().get()) {
-                                    shared.fail("the TLS handshake with " + plan.uri() + " failed: "
-                                            + done.cause().getMessage() + ".");
+                                // (Not connected at all, or closed by the run's end: said elsewhere, or nothing.)
+                                if (!closed && ch.isActive()) {
+                                    if (!shared.handshaken().get()) {
+                                        Throwable why = done.cause();
+                                        shared.fail("the TLS handshake with " + plan.uri() + " failed: "
+                                                + (why.getMessage() == null ? why : why.getMessage()) + ".");
+                                    }
+                                    countIfMeasuring();
                                 }
-                                countIfMeasuring();
                                 ch.close();
                             } else if (!ApplicationProtocolNames.HTTP_2.equals(chosen)) {
                                 shared.fail("ALPN at " + plan.uri() + " chose " + (chosen == null ? "no protocol"
@@ -134,7 +138,10 @@ final class H2Connection extends Http2FrameAdapter {
                                 ch.close();
                             } else {
                                 shared.handshaken().set(true);
-                                ch.pipeline().addLast(http2());   // sends the preface: the channel is active
+                                // Added to an active channel, the handler writes its preface at once; flushed
+                                // here, as a server may wait for it before it sends its SETTINGS.
+                                ch.pipeline().addLast(http2());
+                                ch.flush();
                             }
                         });
                     }

@@ -13,6 +13,8 @@ import java.util.List;
  */
 final class BenchProtocols {
 
+    static final int MAX_STREAMS = 1000;
+
     private BenchProtocols() {
     }
 
@@ -26,8 +28,10 @@ final class BenchProtocols {
             throw new UsageException("--protocol takes h1, h2c or h2 for bench: its load generator does not speak"
                     + " HTTP/1.1 over TLS (h1s).");
         }
-        if (streams.stream().anyMatch(n -> n < 1)) {
-            throw new UsageException("--streams takes whole numbers of at least 1.");
+        // At most 1000: a bound on the slots the generator keeps (connections x streams); a server that allows a
+        // connection fewer (its SETTINGS_MAX_CONCURRENT_STREAMS) fails the point in a sentence of its own.
+        if (streams.stream().anyMatch(n -> n < 1 || n > MAX_STREAMS)) {
+            throw new UsageException("--streams takes whole numbers from 1 to " + MAX_STREAMS + ".");
         }
         if (streamsGiven && !p.http2()) {
             throw new UsageException("--streams sets the HTTP/2 streams in flight per connection: it needs"

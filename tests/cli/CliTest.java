@@ -93,7 +93,8 @@ public class CliTest {
                 "bench", "--protocol=h1s");
         refused("--streams sets the HTTP/2 streams in flight per connection: it needs --protocol=h2c or h2",
                 "bench", "--streams=8");
-        refused("--streams takes whole numbers of at least 1", "bench", "--protocol=h2c", "--streams=0");
+        refused("--streams takes whole numbers from 1 to 1000", "bench", "--protocol=h2c", "--streams=0");
+        refused("--streams takes whole numbers from 1 to 1000", "bench", "--protocol=h2", "--streams=16,1001");
         refused("--driver=hyperfoil measures over HTTP/1.1 only: leave out --protocol, or use --driver=pssrbench for"
                 + " h2c", "bench", "--driver=hyperfoil", "--protocol=h2c");
         refused("--protocol=h2c is not available with server jdk, which speaks h1; the servers that speak it: ",
