@@ -90,9 +90,9 @@ final class H2Connection extends Http2FrameAdapter {
         });
     }
 
-    /** Ends the connection for good (from any thread). */
-    void stop() {
-        loop.execute(() -> {
+    /** Ends the connection for good (from any thread); done when the returned future is. */
+    io.netty.util.concurrent.Future<?> stop() {
+        return loop.submit(() -> {
             closed = true;
             if (channel != null) {
                 channel.close();
@@ -205,14 +205,13 @@ final class H2Connection extends Http2FrameAdapter {
         long now = System.nanoTime();
         for (H2Slot s : slots) {
             if (s.inFlight) {
-                s.inFlight = false;
-                if (s.intended >= shared.window().measureFrom && s.intended < shared.window().end) {
-                    tally.ioErrors++;
-                }
-                s.advanceSchedule();
+                failed(s);
             }
         }
-        if (closed || shared.failure().get() != null) {
+        if (closed) {
+            return;
+        }
+        if (shared.failure().get() != null) {
             return;
         }
         if (wasConnected && now < shared.window().end) {
@@ -354,10 +353,13 @@ final class H2Connection extends Http2FrameAdapter {
         }
     }
 
-    /** A stream that failed (reset by the server): an i/o error in the measured window. */
+    /**
+     * A stream that failed (reset by the server, its connection closed): an i/o error in the measured window, unless
+     * the run is over and closed it ({@link #stop}: what was in flight then was not measured, nothing failed).
+     */
     private void failed(H2Slot s) {
         s.inFlight = false;
-        if (s.intended >= shared.window().measureFrom && s.intended < shared.window().end) {
+        if (!closed && s.intended >= shared.window().measureFrom && s.intended < shared.window().end) {
             tally.ioErrors++;
         }
         s.advanceSchedule();

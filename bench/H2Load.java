@@ -141,9 +141,13 @@ final class H2Load {
                 }
                 TimeUnit.NANOSECONDS.sleep(Math.min(left, TimeUnit.MILLISECONDS.toNanos(100)));
             }
-            long cpuNanos = cpu(threads) - cpuFrom;
-            connections.forEach(H2Connection::stop);
-            // The loops end before their tallies are read: the termination orders their writes before the reads.
+            long cpuTo = cpu(threads);
+            long cpuNanos = cpuFrom < 0 || cpuTo < 0 ? -1 : cpuTo - cpuFrom;
+            // Each connection marked closed before its loop shuts down: a loop that shuts down closes its channels
+            // first, and their streams in flight would count as failed. Then the loops end before their tallies are
+            // read: the termination orders their writes before the reads.
+            connections.stream().map(H2Connection::stop).toList()
+                    .forEach(f -> f.awaitUninterruptibly(2, TimeUnit.SECONDS));
             group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
             if (shared.failure().get() != null) {
                 throw new IOException(shared.failure().get());
