@@ -29,22 +29,37 @@ import java.net.URI;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One HTTP/2 connection of {@link H2Load} and its stream slots, all on one event loop: it keeps {@code streams}
+ * One HTTP/2 connection of {@link H2Load} and its stream slots ({@link H2Slot}), all on one event loop: it keeps {@code streams}
  * requests in flight (closed loop) or sends each slot's requests on the slot's schedule (open loop), times each
  * stream's DATA frames as their bytes are read, and records each finished stream in its loop's
- * {@link H2Load.Tally}, as {@link LoadWorker} records an HTTP/1.1 response. A connection that closes (a GOAWAY
+ * {@link H2Job.Tally}, as {@link LoadWorker} records an HTTP/1.1 response. A connection that closes (a GOAWAY
  * included) counts its streams in flight as i/o errors and is opened again.
  */
 final class H2Connection extends Http2FrameAdapter {
+
+    /** HTTP/2's initial window (RFC 9113, 6.9.2): what a window is until a SETTINGS or WINDOW_UPDATE changes it. */
+    static final int DEFAULT_WINDOW = 65_535;
+    /**
+     * The windows the client opens, deliberately Chromium's (6 MB per stream in its SETTINGS, the connection's raised
+     * to 15 MB by a WINDOW_UPDATE), as verify's client opens them: pages measured as a browser receives them, not held
+     * back by HTTP/2's initial 65,535 bytes when many pages share a connection.
+     */
+    static final int STREAM_WINDOW = 6 * 1024 * 1024;
+    static final int CONNECTION_WINDOW = 15 * 1024 * 1024;
+
+    /** The SETTINGS the client sends: Chromium's stream window, no push. */
+    static Http2Settings settings() {
+        return Http2Settings.defaultSettings().initialWindowSize(STREAM_WINDOW).pushEnabled(false);
+    }
 
     /** How long after a failed connect the next attempt starts: a refusing server does not spin the loop. */
     private static final long RECONNECT_MILLIS = 10;
     private static final long SWEEP_MILLIS = 100;
 
-    private final H2Load.Shared shared;
-    private final LoadGenerator.Plan plan;
+    private final H2Job.Shared shared;
+    private final H2Job plan;
     private final EventLoop loop;
-    private final H2Load.Tally tally;
+    private final H2Job.Tally tally;
     private final H2Slot[] slots;
     private final Http2Headers request;
     private final String host;
@@ -62,17 +77,17 @@ final class H2Connection extends Http2FrameAdapter {
     private boolean inRead;
 
     /** {@code index}: this connection's place among all, which spreads its slots' schedules over the period. */
-    H2Connection(H2Load.Shared shared, EventLoop loop, H2Load.Tally tally, int index, long start) {
+    H2Connection(H2Job.Shared shared, EventLoop loop, H2Job.Tally tally, int index, long start) {
         this.shared = shared;
         this.plan = shared.plan();
         this.loop = loop;
         this.tally = tally;
         URI uri = plan.uri();
         this.host = uri.getHost();
-        this.port = uri.getPort() >= 0 ? uri.getPort() : plan.protocol().tls() ? 443 : 80;
+        this.port = uri.getPort() >= 0 ? uri.getPort() : plan.tls() ? 443 : 80;
         this.timeoutNanos = plan.timeout().toNanos();
         String path = uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
-        this.request = new DefaultHttp2Headers().method("GET").scheme(plan.protocol().scheme()).path(path)
+        this.request = new DefaultHttp2Headers().method("GET").scheme(plan.scheme()).path(path)
                 .authority(uri.getRawAuthority());
         this.slots = new H2Slot[plan.streams()];
         double period = plan.openLoop() ? plan.slots() * 1e9 / plan.rate() : 0;
@@ -166,7 +181,7 @@ final class H2Connection extends Http2FrameAdapter {
      */
     private Http2ConnectionHandler http2() {
         handler = new Http2ConnectionHandlerBuilder().server(false).frameListener(this)
-                .initialSettings(H2Load.settings()).gracefulShutdownTimeoutMillis(0).build();
+                .initialSettings(settings()).gracefulShutdownTimeoutMillis(0).build();
         Http2Connection.PropertyKey key = handler.connection().newKey();
         slotKey = key;
         handler.connection().addListener(new Http2ConnectionAdapter() {
@@ -236,7 +251,7 @@ final class H2Connection extends Http2FrameAdapter {
         this.ctx = ctx;
         // HTTP/2 has no setting for the connection's window: a WINDOW_UPDATE on stream 0 raises it.
         handler.decoder().flowController().incrementWindowSize(handler.connection().connectionStream(),
-                H2Load.CONNECTION_WINDOW - H2Load.DEFAULT_WINDOW);
+                CONNECTION_WINDOW - DEFAULT_WINDOW);
         ready = true;
         long now = System.nanoTime();
         for (H2Slot s : slots) {

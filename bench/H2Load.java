@@ -4,13 +4,11 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
-import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.ssl.ApplicationProtocolConfig;
 import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.util.concurrent.EventExecutor;
-import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -20,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
@@ -46,16 +45,6 @@ import java.util.function.BooleanSupplier;
  */
 final class H2Load {
 
-    /** HTTP/2's initial window (RFC 9113, 6.9.2): what a window is until a SETTINGS or WINDOW_UPDATE changes it. */
-    static final int DEFAULT_WINDOW = 65_535;
-    /**
-     * The windows the client opens, deliberately Chromium's (6 MB per stream in its SETTINGS, the connection's raised
-     * to 15 MB by a WINDOW_UPDATE), as verify's client opens them: pages measured as a browser receives them, not held
-     * back by HTTP/2's initial 65,535 bytes when many pages share a connection.
-     */
-    static final int STREAM_WINDOW = 6 * 1024 * 1024;
-    static final int CONNECTION_WINDOW = 15 * 1024 * 1024;
-
     private H2Load() {
     }
 
@@ -64,71 +53,49 @@ final class H2Load {
         return "Netty " + io.netty.util.Version.identify().values().stream().filter(v -> v.artifactId()
                 .equals("netty-codec-http2")).map(io.netty.util.Version::artifactVersion).findFirst().orElse("?")
                 + " HTTP/2 codec (Http2ConnectionHandler + Http2FrameListener), NIO event loops = --load-threads;"
-                + " windows: " + STREAM_WINDOW + " bytes per stream (SETTINGS_INITIAL_WINDOW_SIZE), " + CONNECTION_WINDOW
-                + " per connection (WINDOW_UPDATE), Chromium's; max frame size 16384 (the default); push off;"
+                + " windows: " + H2Connection.STREAM_WINDOW + " bytes per stream (SETTINGS_INITIAL_WINDOW_SIZE), "
+                + H2Connection.CONNECTION_WINDOW + " per connection (WINDOW_UPDATE), Chromium's; max frame size 16384 (the default); push off;"
                 + " over TLS: " + SslContext.defaultClientProvider() + " provider, ALPN offers h2 and http/1.1 and"
                 + " must choose h2, trusting exactly the certificate of the server bench started";
     }
 
-    /** The SETTINGS the client sends: Chromium's stream window, no push. */
-    static Http2Settings settings() {
-        return Http2Settings.defaultSettings().initialWindowSize(STREAM_WINDOW).pushEnabled(false);
+    /** The warm-up as the load generator waits it out, while {@code running}: whether the load was steady. */
+    interface WarmUp {
+        boolean await(BooleanSupplier running) throws InterruptedException;
     }
 
-    /** One event loop's share: its histograms (microseconds) and counts, touched by that loop's thread only. */
-    static final class Tally {
-        final Histogram ttfb = LoadWorker.histogram();
-        final Histogram firstItem = LoadWorker.histogram();
-        final Histogram ttlb = LoadWorker.histogram();
-        long requests, non2xx, wrongBodies, ioErrors, timeouts, frames;
+    /** A run's result: every loop's tally added up, and the loops' CPU over the measured window (-1: unknown). */
+    record Totals(H2Job.Tally all, long cpuNanos) {
     }
 
     /**
-     * What the connections share: the plan, the window, the TLS context (null in clear text), and the first failure
-     * that makes the point unmeasurable (ALPN did not choose h2, the server allows fewer streams than asked, no TLS
-     * handshake succeeds); {@code handshaken}: whether any TLS handshake has succeeded (then a failed one is an error
-     * of the load, not of the set-up).
+     * Runs the warm-up ({@code warmUp}, which opens {@code window}), then the measured window; a point that cannot be
+     * measured over HTTP/2 throws, said why. {@code start}: when the run began, the open loop's schedules' origin.
      */
-    record Shared(LoadGenerator.Plan plan, LoadWorker.Window window, SslContext tls,
-                  AtomicReference<String> failure, java.util.concurrent.atomic.AtomicBoolean handshaken) {
-        void fail(String sentence) {
-            failure.compareAndSet(null, sentence);
-        }
-    }
-
-    /** Runs the warm-up, then the measured window; a point that cannot be measured over HTTP/2 throws, said why. */
-    static LoadGenerator.Result run(LoadGenerator.Plan plan, BooleanSupplier stop, Runnable measuring)
-            throws IOException, InterruptedException {
-        long start = System.nanoTime();
-        LoadWorker.Window window = new LoadWorker.Window();
-        if (plan.steady() == null) {
-            window.measureFrom = start + plan.warmup().toNanos();
-            window.end = window.measureFrom + plan.duration().toNanos();
-        }
-        Shared shared = new Shared(plan, window, plan.trust() == null ? null : tls(plan.trust()),
-                new AtomicReference<>(), new java.util.concurrent.atomic.AtomicBoolean());
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(plan.threads(), NioIoHandler.newFactory());
+    static Totals run(H2Job job, LoadWorker.Window window, long start, BooleanSupplier stop, WarmUp warmUp,
+                      Runnable measuring) throws IOException, InterruptedException {
+        H2Job.Shared shared = new H2Job.Shared(job, window, job.trust() == null ? null : tls(job.trust()),
+                new AtomicReference<>(), new AtomicBoolean());
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(job.threads(), NioIoHandler.newFactory());
         try {
             List<EventLoop> loops = new ArrayList<>();
             for (EventExecutor e : group) {
                 loops.add((EventLoop) e);
             }
-            List<Tally> tallies = new ArrayList<>();
+            List<H2Job.Tally> tallies = new ArrayList<>();
             long[] threads = new long[loops.size()];
             for (int i = 0; i < loops.size(); i++) {
-                tallies.add(new Tally());
+                tallies.add(new H2Job.Tally());
                 threads[i] = loops.get(i).submit(() -> Thread.currentThread().threadId()).get();
             }
             List<H2Connection> connections = new ArrayList<>();
-            for (int i = 0; i < plan.connections(); i++) {
+            for (int i = 0; i < job.connections(); i++) {
                 H2Connection c = new H2Connection(shared, loops.get(i % loops.size()), tallies.get(i % loops.size()),
                         i, start);
                 connections.add(c);
                 c.start();
             }
-            List<Long> counts = new ArrayList<>();
-            boolean steady = LoadGenerator.warmUp(plan, start, window, counts, stop,
-                    () -> shared.failure().get() == null);
+            warmUp.await(() -> shared.failure().get() == null);
             if (shared.failure().get() != null) {   // failed in the warm-up: no measured window begins
                 throw new IOException(shared.failure().get());
             }
@@ -142,7 +109,6 @@ final class H2Load {
                 TimeUnit.NANOSECONDS.sleep(Math.min(left, TimeUnit.MILLISECONDS.toNanos(100)));
             }
             long cpuTo = cpu(threads);
-            long cpuNanos = cpuFrom < 0 || cpuTo < 0 ? -1 : cpuTo - cpuFrom;
             // Each connection marked closed before its loop shuts down: a loop that shuts down closes its channels
             // first, and their streams in flight would count as failed. Then the loops end before their tallies are
             // read: the termination orders their writes before the reads.
@@ -152,7 +118,9 @@ final class H2Load {
             if (shared.failure().get() != null) {
                 throw new IOException(shared.failure().get());
             }
-            return total(plan, tallies, cpuNanos, (window.measureFrom - start) / 1e9, steady, counts);
+            H2Job.Tally all = new H2Job.Tally();
+            tallies.forEach(all::add);
+            return new Totals(all, cpuFrom < 0 || cpuTo < 0 ? -1 : cpuTo - cpuFrom);
         } catch (ExecutionException e) {
             throw new IOException("an event loop of the HTTP/2 client failed: " + e.getCause(), e.getCause());
         } finally {
@@ -185,26 +153,5 @@ final class H2Load {
             sum += t;
         }
         return sum;
-    }
-
-    private static LoadGenerator.Result total(LoadGenerator.Plan plan, List<Tally> tallies, long cpuNanos,
-                                              double warmupSeconds, boolean steady, List<Long> counts) {
-        Histogram ttfb = LoadWorker.histogram();
-        Histogram firstItem = LoadWorker.histogram();
-        Histogram ttlb = LoadWorker.histogram();
-        long requests = 0, non2xx = 0, wrong = 0, io = 0, timeouts = 0, frames = 0;
-        for (Tally t : tallies) {
-            ttfb.add(t.ttfb);
-            firstItem.add(t.firstItem);
-            ttlb.add(t.ttlb);
-            requests += t.requests;
-            non2xx += t.non2xx;
-            wrong += t.wrongBodies;
-            io += t.ioErrors;
-            timeouts += t.timeouts;
-            frames += t.frames;
-        }
-        return new LoadGenerator.Result(requests, non2xx, wrong, io, timeouts, plan.duration().toNanos() / 1e9, ttfb,
-                firstItem, ttlb, frames, cpuNanos < 0 ? -1 : cpuNanos, warmupSeconds, steady, List.copyOf(counts));
     }
 }

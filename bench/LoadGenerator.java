@@ -169,7 +169,7 @@ public final class LoadGenerator {
     public static Result run(Plan plan, BooleanSupplier stop, Runnable measuring)
             throws IOException, InterruptedException {
         if (plan.protocol().http2()) {
-            return H2Load.run(plan, stop, measuring);
+            return http2(plan, stop, measuring);
         }
         long start = System.nanoTime();
         LoadWorker.Window window = new LoadWorker.Window();
@@ -221,12 +221,35 @@ public final class LoadGenerator {
                 ttlb, chunks, cpu, (window.measureFrom - start) / 1e9, steady, List.copyOf(counts));
     }
 
+    /** The plan over HTTP/2, on {@link H2Load}: the same warm-up and window, its tallies as the result. */
+    private static Result http2(Plan plan, BooleanSupplier stop, Runnable measuring)
+            throws IOException, InterruptedException {
+        long start = System.nanoTime();
+        LoadWorker.Window window = new LoadWorker.Window();
+        if (plan.steady() == null) {
+            window.measureFrom = start + plan.warmup().toNanos();
+            window.end = window.measureFrom + plan.duration().toNanos();
+        }
+        H2Job job = new H2Job(plan.uri(), plan.connections(), plan.threads(), plan.rate(), plan.timeout(),
+                plan.bodyLength(), plan.bodyCrc(), plan.firstItemEnd(), plan.protocol().tls(), plan.streams(),
+                plan.trust());
+        List<Long> counts = new ArrayList<>();
+        boolean[] steady = {true};
+        H2Load.Totals t = H2Load.run(job, window, start, stop,
+                running -> steady[0] = warmUp(plan, start, window, counts, stop, running), measuring);
+        H2Job.Tally a = t.all();
+        // chunks: DATA frames with payload, as HTTP chunks over HTTP/1.1
+        return new Result(a.requests, a.non2xx, a.wrongBodies, a.ioErrors, a.timeouts, plan.duration().toNanos() / 1e9,
+                a.ttfb, a.firstItem, a.ttlb, a.frames, t.cpuNanos(), (window.measureFrom - start) / 1e9, steady[0],
+                List.copyOf(counts));
+    }
+
     /**
      * Waits out the warm-up: until the fixed warm-up's end, or, adaptive, until the one-second windows are steady
      * or the cap has passed, then opens the measured window. Returns whether the load was steady.
      */
-    static boolean warmUp(Plan plan, long start, LoadWorker.Window window, List<Long> counts, BooleanSupplier stop,
-                          BooleanSupplier running) throws InterruptedException {
+    private static boolean warmUp(Plan plan, long start, LoadWorker.Window window, List<Long> counts,
+                                  BooleanSupplier stop, BooleanSupplier running) throws InterruptedException {
         Steady rule = plan.steady();
         if (rule == null) {
             long left = window.measureFrom - System.nanoTime();
