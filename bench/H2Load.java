@@ -50,9 +50,8 @@ final class H2Load {
 
     /** What provenance records of the HTTP/2 client: the library, its API, the windows and the TLS provider. */
     static String describe() {
-        return "Netty " + io.netty.util.Version.identify().values().stream().filter(v -> v.artifactId()
-                .equals("netty-codec-http2")).map(io.netty.util.Version::artifactVersion).findFirst().orElse("?")
-                + " HTTP/2 codec (Http2ConnectionHandler + Http2FrameListener), NIO event loops = --load-threads;"
+        // Netty's version is under "libraries" (the jar's own record of it is lost in the shaded jar).
+        return "Netty's HTTP/2 codec (Http2ConnectionHandler + Http2FrameListener), NIO event loops = --load-threads;"
                 + " windows: " + H2Connection.STREAM_WINDOW + " bytes per stream (SETTINGS_INITIAL_WINDOW_SIZE), "
                 + H2Connection.CONNECTION_WINDOW + " per connection (WINDOW_UPDATE), Chromium's; max frame size 16384 (the default); push off;"
                 + " over TLS: " + SslContext.defaultClientProvider() + " provider, ALPN offers h2 and http/1.1 and"
