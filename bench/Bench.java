@@ -49,13 +49,26 @@ public final class Bench {
      * What to sweep. {@code rates} empty means the closed loop; {@code target} null means servers started by bench,
      * else the one combination is measured at that URL as it runs. {@code steady} null: the fixed {@code warmup};
      * else the adaptive one. {@code seed}: the shuffles' seed. {@code foreign}: a foreign app measured too (its
-     * task has no combination), or null.
+     * task has no combination), or null. {@code protocol}: what the servers started here speak and the load
+     * generator uses (h1, h2c or h2); {@code streams}: HTTP/2 streams in flight per connection, a point each.
      */
     public record Sweep(List<Combination> combinations, List<Page> pages, List<Integer> connections,
                         List<Double> rates, Duration warmup, LoadGenerator.Steady steady, Duration duration,
                         int repeat, long seed, Duration delay, DataSource.Timers timers, int loadThreads,
                         Path out, List<String> serverCpuPrefix, Map<String, Object> flags, boolean resume,
-                        boolean jfr, URI target, ForeignApp foreign, HyperfoilDriver hyperfoil) {
+                        boolean jfr, URI target, ForeignApp foreign, HyperfoilDriver hyperfoil,
+                        core.Protocol protocol, List<Integer> streams) {
+
+        /** Over HTTP/1.1, one request at a time per connection. */
+        public Sweep(List<Combination> combinations, List<Page> pages, List<Integer> connections,
+                     List<Double> rates, Duration warmup, LoadGenerator.Steady steady, Duration duration,
+                     int repeat, long seed, Duration delay, DataSource.Timers timers, int loadThreads,
+                     Path out, List<String> serverCpuPrefix, Map<String, Object> flags, boolean resume,
+                     boolean jfr, URI target, ForeignApp foreign, HyperfoilDriver hyperfoil) {
+            this(combinations, pages, connections, rates, warmup, steady, duration, repeat, seed, delay, timers,
+                    loadThreads, out, serverCpuPrefix, flags, resume, jfr, target, foreign, hyperfoil,
+                    core.Protocol.H1, List.of(1));
+        }
 
         /** With PssrBench's own load generator. */
         public Sweep(List<Combination> combinations, List<Page> pages, List<Integer> connections,
@@ -159,11 +172,14 @@ public final class Bench {
                 List<Point> points = new ArrayList<>();
                 for (Page page : pages) {
                     for (int connections : sweep.connections()) {
-                        for (double rate : sweep.rates().isEmpty() ? List.of(0.0) : sweep.rates()) {
-                            Point p = c == null ? Point.foreign(sweep.foreign().label(), page, connections, rate)
-                                    : new Point(c, page, connections, rate);
-                            if (!done.getOrDefault(PointRows.key(sweep.tool(), p), Set.of()).contains(rep)) {
-                                points.add(p);
+                        for (int streams : sweep.streams()) {
+                            for (double rate : sweep.rates().isEmpty() ? List.of(0.0) : sweep.rates()) {
+                                Point p = c == null ? Point.foreign(sweep.foreign().label(), page, connections, rate,
+                                        sweep.protocol(), streams)
+                                        : new Point(c, page, connections, rate, sweep.protocol(), streams);
+                                if (!done.getOrDefault(PointRows.key(sweep.tool(), p), Set.of()).contains(rep)) {
+                                    points.add(p);
+                                }
                             }
                         }
                     }
@@ -245,12 +261,12 @@ public final class Bench {
                 continue;
             }
             if (sweep.target() != null) {   // someone else's server: checked for bytes, not verified or sampled
-                String problem = CombinationCheck.checkBytes(sweep.target(), expected);
+                String problem = CombinationCheck.checkBytes(sweep.target(), null, expected);
                 measureAll(task, sweep.target(), null, problem, expected, progress, total, started);
                 continue;
             }
             if (!verified.containsKey(c)) {   // once per combination: the same jar and flags every repetition
-                String why = check.verify(c);
+                String why = check.verify(c, sweep.protocol());
                 verified.put(c, why == null ? "" : why);
             }
             if (stopped) {
@@ -258,11 +274,10 @@ public final class Bench {
             }
             String unverified = verified.get(c).isEmpty() ? null : verified.get(c);
             Path log = sweep.out().resolve("logs/" + Point.label(c) + ".rep" + task.repetition() + ".server.log");
-            try (ServerProcess server = ServerProcess.start(
-                    core.ServeConfig.of(c, sweep.delay()).withTimers(sweep.timers()), sweep.serverCpuPrefix(),
-                    log)) {
+            try (ServerProcess server = ServerProcess.start(core.ServeConfig.of(c, sweep.delay())
+                    .withTimers(sweep.timers()).withProtocol(sweep.protocol()), sweep.serverCpuPrefix(), log)) {
                 String problem = unverified != null ? unverified
-                        : CombinationCheck.checkBytes(server.base(), expected);
+                        : CombinationCheck.checkBytes(server.base(), server.tls(), expected);
                 measureAll(task, server.base(), server, problem, expected, progress, total, started);
             } catch (IOException e) {
                 for (Point p : task.points()) {
@@ -355,19 +370,22 @@ public final class Bench {
         long elapsed = System.nanoTime() - started;
         String eta = done == 1 ? "?" : Durations.format(Duration.ofSeconds(
                 Math.round(elapsed / 1e9 / (done - 1) * (total - done + 1))));
-        console.printf(Locale.ROOT, "bench: %d/%d repetition %d/%d %s %s c%d %s (ETA %s)%n", done, total,
+        console.printf(Locale.ROOT, "bench: %d/%d repetition %d/%d %s %s c%d%s %s (ETA %s)%n", done, total,
                 repetition, sweep.repeat(), p.describe(), p.page().id(), p.connections(),
+                p.protocol() == core.Protocol.H1 && p.streams() == 1 ? "" : " " + p.protocol().id() + " x"
+                        + p.streams() + " streams",
                 p.rate() > 0 ? "rate " + (long) p.rate() + "/s" : "closed loop", eta);
         console.flush();
     }
 
     private void printTable() {
         // Wide enough for the registry's ids (the longest engine and mode ids are 10 and 9 characters).
-        String format = "%-8s %-10s %-9s %-13s %5s %6s %2s %13s %11s %11s %11s %11s %11s %7s %5s %5s%n";
-        console.printf(Locale.ROOT, "%n" + format, "server", "engine", "mode", "page", "conns", "rate", "n", "req/s",
-                "ttfb p50", "item1 p50", "ttlb p50", "ttlb p99", "cpu/req", "ceiling", "valid", "dist");
+        String format = "%-8s %-10s %-9s %-13s %5s %-7s %6s %2s %13s %11s %11s %11s %11s %11s %7s %5s %5s%n";
+        console.printf(Locale.ROOT, "%n" + format, "server", "engine", "mode", "page", "conns", "proto", "rate", "n",
+                "req/s", "ttfb p50", "item1 p50", "ttlb p50", "ttlb p99", "cpu/req", "ceiling", "valid", "dist");
         for (Row r : rows) {
             console.printf(Locale.ROOT, format, r.server(), r.engine(), r.mode(), r.page(), r.connections(),
+                    r.protocol() + (r.streams() == 1 ? "" : "/" + r.streams()),
                     r.rate() == null ? "-" : r.rate(), r.spread() == null ? "-" : r.spread().n(),
                     Repetitions.withSpread(r, "req_per_s"), Repetitions.withSpread(r, "ttfb_p50_ms"),
                     Repetitions.withSpread(r, "first_item_p50_ms"), Repetitions.withSpread(r, "ttlb_p50_ms"),
@@ -378,7 +396,8 @@ public final class Bench {
             }
         }
         console.println("(medians over the n repetitions, each ± the half-width of its interval for the median: "
-                + "95% from 6 repetitions on, the whole range below that; milliseconds; item1: the first item's "
+                + "95% from 6 repetitions on, the whole range below that; milliseconds; proto: the protocol, /N its "
+                + "streams per connection; item1: the first item's "
                 + "markup; cpu/req: server CPU per request; ceiling: throughput / the raw baseline's; dist: a "
                 + "repetition was disturbed)");
         console.println("bench: results in " + sweep.out().toAbsolutePath());
@@ -398,6 +417,12 @@ public final class Bench {
                 : "auto: until " + sweep.steady().windows() + " one-second windows are within "
                 + Math.round(sweep.steady().tolerance() * 100) + "%, at most " + Durations.format(sweep.steady().max()));
         more.put("duration", Durations.format(sweep.duration()));
+        // What the load generator spoke (every row says it too) and, over HTTP/2, how: its windows above all.
+        more.put("protocol", sweep.protocol().id());
+        more.put("streams", sweep.streams());
+        if (sweep.protocol().http2()) {
+            more.put("http2_client", H2Load.describe());
+        }
         more.put("disturbed_when", "foreign CPU > " + Row.DISTURBED_FOREIGN_CPU + " cores or steal > "
                 + Row.DISTURBED_STEAL_PCT + "% over a measured window; measured again up to " + ATTEMPTS
                 + " windows in all");

@@ -59,8 +59,17 @@ final class CombinationCheck {
      * null; its output is kept in logs/.
      */
     String verify(Combination c) throws IOException, InterruptedException {
+        return verify(c, core.Protocol.H1);
+    }
+
+    /**
+     * The same over {@code protocol}: verify starts the combination speaking it and checks it with a client that
+     * speaks it (the point's load generator measures over it).
+     */
+    String verify(Combination c, core.Protocol protocol) throws IOException, InterruptedException {
         Path log = logs.resolve(Point.label(c) + ".verify.log");
-        Process p = new ProcessBuilder(ServerProcess.command(List.of(), verifyArgs(c).toArray(String[]::new)))
+        Process p = new ProcessBuilder(ServerProcess.command(List.of(), verifyArgs(c, protocol)
+                .toArray(String[]::new)))
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         verifying = p;
         if (stopped.getAsBoolean()) {
@@ -95,16 +104,26 @@ final class CombinationCheck {
      * --delay always (verify's default is not serve's).
      */
     static List<String> verifyArgs(Combination c) {
+        return verifyArgs(c, core.Protocol.H1);
+    }
+
+    /** The same with serve's --protocol where it is not HTTP/1.1 (verify shares it). */
+    static List<String> verifyArgs(Combination c, core.Protocol protocol) {
         List<String> args = new ArrayList<>(List.of("verify"));
-        args.addAll(ServeConfig.defaults(c).args());
+        args.addAll(ServeConfig.defaults(c).withProtocol(protocol).args());
         args.add("--delay=" + core.Durations.format(DELAY));
         args.add("--concurrency=" + CONCURRENCY);
         return args;
     }
 
-    /** The served pages at the measured delay must be byte-identical to the engines' rendering. */
-    static String checkBytes(URI base, Map<Page, Map<Engine, byte[]>> expected) throws InterruptedException {
-        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    /**
+     * The served pages at the measured delay must be byte-identical to the engines' rendering; over HTTP/1.1, which
+     * every port offers (over TLS too), trusting exactly {@code tls}'s certificate (null: in clear text).
+     */
+    static String checkBytes(URI base, core.Tls tls, Map<Page, Map<Engine, byte[]>> expected)
+            throws InterruptedException {
+        HttpClient.Builder builder = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1);
+        HttpClient client = (tls == null ? builder : builder.sslContext(tls.trustingContext())).build();
         try {
             for (Page page : Page.values()) {
                 byte[] want = expected.get(page).values().iterator().next();

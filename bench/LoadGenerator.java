@@ -28,6 +28,9 @@ import java.util.function.BooleanSupplier;
  * <p>Written for this job (not a client library) because it needs the arrival time of individual body bytes and
  * must not become the bottleneck: one selector thread drives all of its connections without allocating per
  * request beyond the parser's state.
+ *
+ * <p>Over HTTP/2 ({@code h2c}, {@code h2}) the same plan runs on Netty's HTTP/2 codec instead ({@link H2Load}):
+ * {@code streams} requests in flight on each connection, each stream timed and checked as an HTTP/1.1 response is.
  */
 public final class LoadGenerator {
 
@@ -36,7 +39,8 @@ public final class LoadGenerator {
      * the warm-up lasts until the load is steady, at most {@code steady.max()}.
      */
     public record Plan(URI uri, int connections, int threads, double rate, Duration warmup, Duration duration,
-                       long bodyLength, long bodyCrc, long firstItemEnd, Duration timeout, Steady steady) {
+                       long bodyLength, long bodyCrc, long firstItemEnd, Duration timeout, Steady steady,
+                       core.Protocol protocol, int streams, java.security.cert.X509Certificate trust) {
 
         /** A plan with a fixed warm-up. */
         public Plan(URI uri, int connections, int threads, double rate, Duration warmup, Duration duration,
@@ -44,6 +48,18 @@ public final class LoadGenerator {
             this(uri, connections, threads, rate, warmup, duration, bodyLength, bodyCrc, firstItemEnd, timeout, null);
         }
 
+        /** A plan over HTTP/1.1 in clear text, one request at a time per connection. */
+        public Plan(URI uri, int connections, int threads, double rate, Duration warmup, Duration duration,
+                    long bodyLength, long bodyCrc, long firstItemEnd, Duration timeout, Steady steady) {
+            this(uri, connections, threads, rate, warmup, duration, bodyLength, bodyCrc, firstItemEnd, timeout, steady,
+                    core.Protocol.H1, 1, null);
+        }
+
+        /**
+         * {@code protocol}: h1, h2c or h2 (HTTP/1.1 over TLS is not measured); {@code streams}: the requests in
+         * flight per connection, more than one over HTTP/2 only; {@code trust}: over TLS, the one certificate to
+         * trust (the server's that bench started), null in clear text.
+         */
         public Plan {
             if (connections < 1 || threads < 1 || threads > connections) {
                 throw new IllegalArgumentException("need 1 <= threads <= connections");
@@ -51,6 +67,20 @@ public final class LoadGenerator {
             if (rate < 0) {
                 throw new IllegalArgumentException("the rate must not be negative");
             }
+            if (protocol == core.Protocol.H1S) {
+                throw new IllegalArgumentException("the load generator speaks h1, h2c and h2, not h1s");
+            }
+            if (streams < 1 || streams > 1 && !protocol.http2()) {
+                throw new IllegalArgumentException("need 1 stream, or more over HTTP/2");
+            }
+            if (protocol.tls() != (trust != null)) {
+                throw new IllegalArgumentException("a certificate to trust over TLS, none in clear text");
+            }
+        }
+
+        /** Requests in flight at once: a stream slot each ({@code connections x streams}). */
+        public int slots() {
+            return connections * streams;
         }
 
         /** Open loop when a rate is set, closed loop otherwise. */
@@ -151,6 +181,9 @@ public final class LoadGenerator {
      */
     public static Result run(Plan plan, BooleanSupplier stop, Runnable measuring)
             throws IOException, InterruptedException {
+        if (plan.protocol().http2()) {
+            return http2(plan, stop, measuring);
+        }
         long start = System.nanoTime();
         LoadWorker.Window window = new LoadWorker.Window();
         if (plan.steady() == null) {
@@ -172,7 +205,8 @@ public final class LoadGenerator {
             thread.start();
         }
         List<Long> counts = new ArrayList<>();
-        boolean steady = warmUp(plan, start, window, counts, stop, threads);
+        boolean steady = warmUp(plan, start, window, counts, stop,
+                () -> threads.stream().anyMatch(Thread::isAlive));
         measuring.run();
         for (Thread thread : threads) {
             thread.join();
@@ -202,12 +236,35 @@ public final class LoadGenerator {
                 window.wrong.kept());
     }
 
+    /** The plan over HTTP/2, on {@link H2Load}: the same warm-up and window, its tallies as the result. */
+    private static Result http2(Plan plan, BooleanSupplier stop, Runnable measuring)
+            throws IOException, InterruptedException {
+        long start = System.nanoTime();
+        LoadWorker.Window window = new LoadWorker.Window();
+        if (plan.steady() == null) {
+            window.measureFrom = start + plan.warmup().toNanos();
+            window.end = window.measureFrom + plan.duration().toNanos();
+        }
+        H2Job job = new H2Job(plan.uri(), plan.connections(), plan.threads(), plan.rate(), plan.timeout(),
+                plan.bodyLength(), plan.bodyCrc(), plan.firstItemEnd(), plan.protocol().tls(), plan.streams(),
+                plan.trust());
+        List<Long> counts = new ArrayList<>();
+        boolean[] steady = {true};
+        H2Load.Totals t = H2Load.run(job, window, start, stop,
+                running -> steady[0] = warmUp(plan, start, window, counts, stop, running), measuring);
+        H2Job.Tally a = t.all();
+        // chunks: DATA frames with payload, as HTTP chunks over HTTP/1.1
+        return new Result(a.requests, a.non2xx, a.wrongBodies, a.ioErrors, a.timeouts, plan.duration().toNanos() / 1e9,
+                a.ttfb, a.firstItem, a.ttlb, a.frames, t.cpuNanos(), (window.measureFrom - start) / 1e9, steady[0],
+                List.copyOf(counts));
+    }
+
     /**
      * Waits out the warm-up: until the fixed warm-up's end, or, adaptive, until the one-second windows are steady
      * or the cap has passed, then opens the measured window. Returns whether the load was steady.
      */
-    private static boolean warmUp(Plan plan, long start, LoadWorker.Window window, List<Long> counts, BooleanSupplier stop,
-                                  List<Thread> threads) throws InterruptedException {
+    private static boolean warmUp(Plan plan, long start, LoadWorker.Window window, List<Long> counts,
+                                  BooleanSupplier stop, BooleanSupplier running) throws InterruptedException {
         Steady rule = plan.steady();
         if (rule == null) {
             long left = window.measureFrom - System.nanoTime();
@@ -219,7 +276,7 @@ public final class LoadGenerator {
         long cap = start + rule.max().toNanos();
         long next = start;
         boolean steady = false;
-        while (!stop.getAsBoolean() && threads.stream().anyMatch(Thread::isAlive)) {
+        while (!stop.getAsBoolean() && running.getAsBoolean()) {
             next += TimeUnit.SECONDS.toNanos(1);
             long now = System.nanoTime();
             if (next > now) {

@@ -97,9 +97,13 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
             throws IOException, InterruptedException {
         CRC32C crc = new CRC32C();
         crc.update(body);
+        // Over TLS the generator trusts exactly the certificate of the server bench started (ServerProcess made it).
+        java.security.cert.X509Certificate trust = server == null || server.tls() == null ? null
+                : server.tls().chain().get(0);
         LoadGenerator.Plan plan = new LoadGenerator.Plan(uri, p.connections(),
                 Math.min(loadThreads, p.connections()), p.rate(), warmup, duration,
-                body.length, crc.getValue(), firstItemEnd, Duration.ofSeconds(10), steady);
+                body.length, crc.getValue(), firstItemEnd, Duration.ofSeconds(10), steady, p.protocol(), p.streams(),
+                trust);
         ServerJmx jmx = server == null ? null : server.jmx();
         boolean recording = jfr && jmx != null;
         PointRows.Resources res = new PointRows.Resources();
@@ -127,7 +131,20 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
             }
         };
         LoadGenerator.Result r;
-        if (hyperfoil == null) {
+        if (hyperfoil == null && p.protocol().http2()) {
+            try {
+                r = LoadGenerator.run(plan, stopped, measuring);
+            } catch (IOException e) {   // ALPN chose another protocol, too few streams allowed: this point only
+                sampling.set(false);
+                if (sampler[0] != null) {
+                    sampler[0].join();
+                }
+                if (recording) {   // started with the measured window, if it began: kept, as for any point
+                    jmx.stopRecording(out.resolve("jfr/" + name + ".jfr"));
+                }
+                return PointRows.failed(PointRows.TOOL, p, e.getMessage());
+            }
+        } else if (hyperfoil == null) {
             r = LoadGenerator.run(plan, stopped, measuring);
         } else {
             try {

@@ -44,11 +44,11 @@ final class PointRows {
     private static Row.Builder of(String tool, Point p) {
         if (p.app() != null) {
             return Row.builder(tool, ForeignApp.SERVER, p.app(), ForeignApp.MODE, p.page().id(), p.connections(),
-                    p.rate());
+                    p.rate()).transport(p.protocol().id(), p.streams());
         }
         Combination c = p.combination();
         return Row.builder(tool, c.server().id(), c.engine().id(), c.mode().id(), p.page().id(), p.connections(),
-                p.rate());
+                p.rate()).transport(p.protocol().id(), p.streams());
     }
 
     /** A point that was not measured, and why. */
@@ -118,13 +118,14 @@ final class PointRows {
     }
 
     /**
-     * The raw baseline's valid closed-loop throughput at each tool, server, mode, page and connection count: the
-     * ceiling of every engine's row at the same point.
+     * The raw baseline's valid closed-loop throughput at each tool, server, mode, page, connection count, protocol
+     * and streams: the ceiling of every engine's row at the same point.
      */
     static final class Ceilings {
-        private record Where(String tool, String server, String mode, String page, int connections) {
+        private record Where(String tool, String server, String mode, String page, int connections, String protocol,
+                             int streams) {
             Where(Row r) {
-                this(r.tool(), r.server(), r.mode(), r.page(), r.connections());
+                this(r.tool(), r.server(), r.mode(), r.page(), r.connections(), r.protocol(), r.streams());
             }
         }
 

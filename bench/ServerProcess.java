@@ -46,12 +46,15 @@ public final class ServerProcess implements AutoCloseable {
 
     private final Process process;
     private final URI base;
+    /** Over TLS, the key and certificate the server presents, which its clients trust alone; null in clear text. */
+    private final core.Tls tls;
     private ServerJmx jmx;
     private String jmxProblem;
 
-    private ServerProcess(Process process, URI base) {
+    private ServerProcess(Process process, URI base, core.Tls tls) {
         this.process = process;
         this.base = base;
+        this.tls = tls;
     }
 
     /**
@@ -87,11 +90,44 @@ public final class ServerProcess implements AutoCloseable {
 
     private static ServerProcess launch(ServeConfig config, List<String> cpuPrefix, List<String> jvmFlags, Path log)
             throws IOException, InterruptedException {
-        if (config.protocol().tls() && config.tlsCert() == null) {
-            // A certificate the child made for itself would be known to it alone: nothing here could trust it.
-            throw new IllegalArgumentException("a server over TLS started here needs its certificate given"
-                    + " (ServeConfig.withTlsFiles), so that its readiness can be checked and its clients can trust it");
+        // Over TLS this JVM makes the server's self-signed certificate and hands it over as a PEM pair, so that its
+        // clients (the load generator, the readiness and byte checks) trust exactly that certificate, as verify
+        // trusts the one of the server it starts; the pair is deleted once the server has read it.
+        core.Tls tls = null;
+        Path pem = null;
+        if (config.protocol().tls() && config.tlsCert() != null) {
+            tls = core.Tls.read(config.tlsCert(), config.tlsKey());
+        } else if (config.protocol().tls()) {
+            tls = core.Tls.selfSigned(config.host());
+            pem = writePem(tls);
+            config = config.withTlsFiles(pem.resolve("cert.pem"), pem.resolve("key.pem"));
         }
+        try {
+            return launch(config, cpuPrefix, jvmFlags, log, tls);
+        } finally {
+            if (pem != null) {
+                core.TempFolders.delete(pem);
+            }
+        }
+    }
+
+    /** The certificate and its key in a new folder only this user may read. */
+    private static Path writePem(core.Tls tls) throws IOException {
+        var owner = java.nio.file.attribute.PosixFilePermissions.fromString("rwx------");
+        Path folder;
+        try {
+            folder = Files.createTempDirectory("pssrbench-tls",
+                    java.nio.file.attribute.PosixFilePermissions.asFileAttribute(owner));
+        } catch (UnsupportedOperationException e) {   // not POSIX: the platform's default for temporary folders
+            folder = Files.createTempDirectory("pssrbench-tls");
+        }
+        Files.writeString(folder.resolve("cert.pem"), tls.certificatePem());
+        Files.writeString(folder.resolve("key.pem"), tls.keyPem());
+        return folder;
+    }
+
+    private static ServerProcess launch(ServeConfig config, List<String> cpuPrefix, List<String> jvmFlags, Path log,
+                                        core.Tls tls) throws IOException, InterruptedException {
         List<String> args = new ArrayList<>(List.of("serve"));
         args.addAll(config.args());
         List<String> flags = new ArrayList<>(config.server().jvmFlags());
@@ -106,9 +142,9 @@ public final class ServerProcess implements AutoCloseable {
             throw new IOException("the server " + config.combination() + " did not start: "
                     + Files.readString(log).strip());
         }
-        ServerProcess server = new ServerProcess(p, URI.create(url.group(1)));
+        ServerProcess server = new ServerProcess(p, URI.create(url.group(1)), tls);
         try {
-            server.awaitReady(config);
+            server.awaitReady();
         } catch (IOException | RuntimeException e) {
             server.close();
             throw e;
@@ -134,13 +170,10 @@ public final class ServerProcess implements AutoCloseable {
         return command;
     }
 
-    /** Readiness by HTTP/1.1 (over TLS trusting the server's certificate alone): the index page answers 200. */
-    private void awaitReady(ServeConfig config) throws IOException, InterruptedException {
+    /** Readiness by HTTP: the index page answers 200. */
+    private void awaitReady() throws IOException, InterruptedException {
         HttpClient.Builder builder = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1);
-        if (config.protocol().tls()) {
-            builder.sslContext(core.Tls.read(config.tlsCert(), config.tlsKey()).trustingContext());
-        }
-        HttpClient client = builder.build();
+        HttpClient client = (tls == null ? builder : builder.sslContext(tls.trustingContext())).build();
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (true) {
@@ -164,6 +197,11 @@ public final class ServerProcess implements AutoCloseable {
     /** Where it serves: {@code http://127.0.0.1:PORT/} ({@code https://} over TLS). */
     public URI base() {
         return base;
+    }
+
+    /** Over TLS, the key and certificate the server presents (its clients trust exactly it); null in clear text. */
+    public core.Tls tls() {
+        return tls;
     }
 
     /** The server JVM's ServerStats and flight recorder over JMX, or null (then {@link #jmxProblem()} says why). */

@@ -10,6 +10,7 @@ import core.CpuList;
 import core.Durations;
 import core.Logs;
 import core.Page;
+import core.Protocol;
 import records.Provenance;
 import records.ResultsFolder;
 import core.ServeConfig;
@@ -62,6 +63,18 @@ final class BenchCommand implements Callable<Integer> {
             description = "Concurrent connections per point, up to " + BenchCommand.MAX_CONNECTIONS
                     + " (default: ${DEFAULT-VALUE}).")
     List<Integer> connections;
+
+    @Option(names = "--protocol", paramLabel = "ID", defaultValue = Protocol.DEFAULT_TEXT,
+            description = "What the servers started here speak and the load generator uses: h1 (HTTP/1.1), h2c"
+                    + " (HTTP/2 in clear text by prior knowledge) or h2 (HTTP/2 over TLS by ALPN, trusting the"
+                    + " certificate bench made for the server); with --target, the server's port must speak it"
+                    + " (default: ${DEFAULT-VALUE}).")
+    String protocol;
+
+    @Option(names = "--streams", split = ",", paramLabel = "N",
+            description = "With --protocol=h2c or h2: HTTP/2 streams in flight on each connection, a point each"
+                    + " (default: 1).")
+    List<Integer> streams = List.of(1);
 
     @Option(names = "--rate", split = ",", paramLabel = "REQ_PER_S",
             description = "Open loop at these rates (requests/s); without it, a closed loop.")
@@ -191,6 +204,8 @@ final class BenchCommand implements Callable<Integer> {
         if (!driver.equals("pssrbench") && !driver.equals("hyperfoil")) {
             throw new UsageException("--driver takes pssrbench or hyperfoil.");
         }
+        Protocol over = BenchProtocols.check(Protocol.byId(protocol), streams, Cli.given(spec, "--streams"),
+                driver.equals("hyperfoil"), selection.target != null);
         if (export != null && !driver.equals("hyperfoil")) {
             throw new UsageException("--export writes Hyperfoil benchmarks: add --driver=hyperfoil.");
         }
@@ -235,6 +250,11 @@ final class BenchCommand implements Callable<Integer> {
         Target running = foreign != null ? null : selection.target(delay, Cli.given(spec, "--delay"));
         List<Combination> chosen = foreign != null ? List.of() : running == null
                 ? selection.combinations(List.of(Registry.SERVERS.get(0).id())) : List.of(running.combination());
+        if (running != null) {
+            BenchProtocols.spokenBy(running, over);
+        } else {
+            BenchProtocols.spokenBy(chosen, over);
+        }
         // A foreign app's pages are checked before anything is measured or written; their bodies are the verified
         // ones the load generator compares every response with.
         bench.ForeignApp app = foreign == null ? null : foreign.app(chosenPages);
@@ -288,7 +308,7 @@ final class BenchCommand implements Callable<Integer> {
                 : new java.security.SecureRandom().nextLong() >>> 16;
         var sweep = new Bench.Sweep(chosen, chosenPages, connections, rates, fixedWarmup,
                 auto ? LoadGenerator.Steady.of(warmupMax) : null, duration, repeat, shuffle, delay, timers,
-                loadThreads, folder, serverPrefix, flags, resume, jfr, target, app, hyperfoil);
+                loadThreads, folder, serverPrefix, flags, resume, jfr, target, app, hyperfoil, over, streams);
         if (running != null) {
             spec.commandLine().getOut().println("bench: " + running.note());
         }

@@ -225,6 +225,17 @@ public record Tls(PrivateKey key, List<X509Certificate> chain) {
         return trusting(List.of(chain.get(0)));
     }
 
+    /**
+     * The private key as unencrypted PKCS#8 PEM ({@code -----BEGIN PRIVATE KEY-----}), which {@link #read} reads back:
+     * for a server in another JVM that must present this certificate (bench starts its servers so, and trusts
+     * exactly the certificate it made). Whoever writes it keeps the file to its owner.
+     */
+    public String keyPem() {
+        return "-----BEGIN PRIVATE KEY-----\n"
+                + java.util.Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(key.getEncoded())
+                + "\n-----END PRIVATE KEY-----\n";
+    }
+
     /** The certificate as PEM, for a client outside this JVM (curl --cacert). */
     public String certificatePem() {
         try {

@@ -35,7 +35,19 @@ final class BenchSection {
         }
     }
 
-    private record Group(String server, String page) {
+    /**
+     * A section: a server and page, and the protocol and streams the points were measured over (empty for HTTP/1.1
+     * with one stream, as every point before protocols), so that an h1 and an h2c point never share a chart.
+     */
+    private record Group(String server, String page, String transport) {
+        Group(Row r) {
+            this(r.server(), r.page(), r.plainHttp1() ? "" : r.transport());
+        }
+
+        /** The page, and the protocol where it is not plain HTTP/1.1: what the heading and chart titles say. */
+        String pageOver() {
+            return transport.isEmpty() ? page : page + " over " + transport;
+        }
     }
 
     private final List<Row> rows;
@@ -87,14 +99,14 @@ final class BenchSection {
     String contents() {
         StringBuilder h = new StringBuilder();
         groups().keySet().forEach(g -> h.append("<li><a href=\"#").append(esc(anchor(g))).append("\">")
-                .append(esc(g.server())).append(" &middot; ").append(esc(g.page())).append("</a></li>\n"));
+                .append(esc(g.server())).append(" &middot; ").append(esc(g.pageOver())).append("</a></li>\n"));
         return h.append("<li><a href=\"#invalid\">not measured / invalid</a></li>\n").toString();
     }
 
     /** Servers and pages in the sweep's order, each with its rows. */
     private Map<Group, List<Row>> groups() {
         Map<Group, List<Row>> groups = new LinkedHashMap<>();
-        rows.forEach(r -> groups.computeIfAbsent(new Group(r.server(), r.page()), g -> new ArrayList<>()).add(r));
+        rows.forEach(r -> groups.computeIfAbsent(new Group(r), g -> new ArrayList<>()).add(r));
         return groups;
     }
 
@@ -108,8 +120,8 @@ final class BenchSection {
             List<Row> closed = measured.stream().filter(r -> !r.model().equals(Row.OPEN)).toList();
             List<Row> open = measured.stream().filter(r -> r.model().equals(Row.OPEN)).toList();
             h.append("<section>\n<h2 id=\"").append(esc(anchor(g))).append("\">").append(esc(g.server()))
-                    .append(" &middot; ").append(esc(g.page())).append("</h2>\n");
-            h.append(charts.figures(g.server(), g.page(), closed, open));
+                    .append(" &middot; ").append(esc(g.pageOver())).append("</h2>\n");
+            h.append(charts.figures(g.server(), g.pageOver(), closed, open));
             String method = Spreads.method(measured);
             if (!method.isEmpty()) {
                 h.append("<p class=\"method\">").append(esc(method)).append("</p>\n");
@@ -132,8 +144,12 @@ final class BenchSection {
             h.append("<p>None: every point was measured and is valid.</p>\n");
         } else {
             h.append("<p>Left out of every chart.</p>\n");
+            // The protocol where any point has another than HTTP/1.1: else the h1 and h2c rows of a point look alike.
+            boolean protocols = rows.stream().anyMatch(r -> !r.plainHttp1());
             table(h, invalid, java.util.stream.Stream.of("tool", "server", "engine", "mode", "page", "model",
-                    "connections", "rate", "requests", "errors", "note").map(Column::of).toList(), "invalid");
+                    "connections", "rate", "protocol", "streams", "requests", "errors", "note")
+                    .filter(c -> protocols || !c.equals("protocol") && !c.equals("streams"))
+                    .map(Column::of).toList(), "invalid");
         }
         return h.toString();
     }
@@ -149,7 +165,8 @@ final class BenchSection {
     }
 
     private static String anchor(Group g) {
-        return (g.server() + "-" + g.page()).replaceAll("[^A-Za-z0-9_-]", "_");
+        return (g.server() + "-" + g.page() + (g.transport().isEmpty() ? "" : "-" + g.transport()))
+                .replaceAll("[^A-Za-z0-9_-]", "_");
     }
 
     private static void table(StringBuilder h, List<Row> rows, List<Column> columns, String cssClass) {

@@ -120,6 +120,8 @@ public final class Compare {
         differ("connections", values(pa, Row::connections), values(pb, Row::connections), differences);
         differ("rates", values(pa, r -> r.rate() == null ? "closed loop" : r.rate() + "/s"),
                 values(pb, r -> r.rate() == null ? "closed loop" : r.rate() + "/s"), differences);
+        // A point over h2c is another point than over HTTP/1.1: folders of different protocols have none in common.
+        differ("protocols", values(pa, Row::transport), values(pb, Row::transport), differences);
         for (String key : List.of("delay", "source_scheduler")) {
             differ(key, recorded(a, key), recorded(b, key), differences);
         }
@@ -217,7 +219,8 @@ public final class Compare {
     /** Points in a readable order: combination, page, model, connections, rate. */
     private static final Comparator<Row> ORDER = Comparator.comparing(Row::tool).thenComparing(Row::server)
             .thenComparing(Row::engine).thenComparing(Row::mode).thenComparing(Row::page).thenComparing(Row::model)
-            .thenComparingInt(Row::connections).thenComparing(r -> r.rate() == null ? 0 : r.rate());
+            .thenComparingInt(Row::connections).thenComparing(r -> r.rate() == null ? 0 : r.rate())
+            .thenComparing(Row::protocol).thenComparingInt(Row::streams);
 
     /** The folder's points: per point key, the repetitions summary.csv uses. Refuses a folder without runs.csv. */
     static Map<String, List<Row>> points(Path dir) {
@@ -295,15 +298,19 @@ public final class Compare {
         return r.server() + "/" + r.engine() + "/" + r.mode();
     }
 
-    /** Where a point was measured, whatever the combination: page, model, connections, rate. */
+    /** Where a point was measured, whatever the combination: page, model, connections, rate, protocol, streams. */
     private static String where(Row r) {
         return String.join("|", r.tool(), r.page(), r.model(), String.valueOf(r.connections()),
-                Objects.toString(r.rate()));
+                Objects.toString(r.rate()), r.protocol(), String.valueOf(r.streams()));
     }
 
-    /** {@code nima jstachio virtual stocks c16} (and {@code rate 800}; the tool when not pssrbench). */
+    /**
+     * {@code nima jstachio virtual stocks c16} (and {@code rate 800}; the tool when not pssrbench; the protocol and
+     * streams when not HTTP/1.1's one).
+     */
     static String label(Row r) {
         return (r.tool().equals(Row.PSSRBENCH) ? "" : r.tool() + " ") + String.join(" ", r.server(), r.engine(),
-                r.mode(), r.page(), "c" + r.connections()) + (r.rate() == null ? "" : " rate " + r.rate());
+                r.mode(), r.page(), "c" + r.connections()) + (r.rate() == null ? "" : " rate " + r.rate())
+                + (r.plainHttp1() ? "" : " " + r.transport());
     }
 }

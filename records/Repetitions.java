@@ -111,7 +111,7 @@ public final class Repetitions {
                 whole(used, Row::threadsPeak), whole(used, Row::vthreadsPeak), whole(used, Row::gcCount),
                 whole(used, Row::gcMs), maxWhole(used, Row::listenDrops), null, String.join("; ", notes), null,
                 median(used, Row::warmupS), Double.isNaN(foreign) ? null : foreign, nullIfNaN(max(used,
-                Row::stealPct)), known ? disturbed > 0 : null, spread);
+                Row::stealPct)), known ? disturbed > 0 : null, spread, first.protocol(), first.streams());
         return m;
     }
 
@@ -122,7 +122,7 @@ public final class Repetitions {
                 r.firstItemP50Ms(), r.ttlbP50Ms(), r.ttlbP90Ms(), r.ttlbP99Ms(), r.ttlbP999Ms(), r.ttlbMaxMs(),
                 r.sourceMs(), r.chunksMean(), r.cpuMsPerReq(), r.clientCpuMsPerReq(), r.rssPeakMb(), r.rssMeanMb(),
                 r.heapMb(), r.threadsPeak(), r.vthreadsPeak(), r.gcCount(), r.gcMs(), r.listenDrops(), null, note,
-                null, r.warmupS(), r.foreignCpu(), r.stealPct(), r.disturbed(), null);
+                null, r.warmupS(), r.foreignCpu(), r.stealPct(), r.disturbed(), null, r.protocol(), r.streams());
     }
 
     private static double[] values(List<Row> rows, Function<Row, Double> metric) {

@@ -29,6 +29,9 @@ import java.util.Objects;
  * @param disturbed       whether foreign CPU or steal passed {@link #DISTURBED_FOREIGN_CPU} or
  *                        {@link #DISTURBED_STEAL_PCT}; a summary row: whether any repetition it uses was
  * @param spread          a summary row's repetitions and intervals (null in runs.csv and in other tools' rows)
+ * @param protocol        what the load generator spoke: {@code h1} (HTTP/1.1, every row written before protocols),
+ *                        {@code h2c} or {@code h2}; part of the point's identity
+ * @param streams         HTTP/2 streams in flight per connection (1 over HTTP/1.1); part of the point's identity
  */
 public record Row(String tool, String server, String engine, String mode, String page, String model,
                   int connections, Long rate, Double durationS, long requests, Long errors, boolean valid,
@@ -37,7 +40,11 @@ public record Row(String tool, String server, String engine, String mode, String
                   Double chunksMean, Double cpuMsPerReq, Double clientCpuMsPerReq, Double rssPeakMb,
                   Double rssMeanMb, Double heapMb, Long threadsPeak, Long vthreadsPeak, Long gcCount, Long gcMs,
                   Long listenDrops, Double ceilingFraction, String note, Integer repetition, Double warmupS,
-                  Double foreignCpu, Double stealPct, Boolean disturbed, Spread spread) {
+                  Double foreignCpu, Double stealPct, Boolean disturbed, Spread spread, String protocol,
+                  int streams) {
+
+    /** The protocol of a row that does not say (written before protocols, another tool's): HTTP/1.1. */
+    public static final String H1 = "h1";
 
     /**
      * Foreign CPU, in cores, above which a measured window counts as disturbed: a tenth of a core. Measured on the
@@ -88,6 +95,22 @@ public record Row(String tool, String server, String engine, String mode, String
         }
     }
 
+    /** A row over HTTP/1.1, one request at a time per connection: every row written before protocols. */
+    public Row(String tool, String server, String engine, String mode, String page, String model,
+               int connections, Long rate, Double durationS, long requests, Long errors, boolean valid,
+               Double reqPerS, Double ttfbP50Ms, Double ttfbP99Ms, Double firstItemP50Ms, Double ttlbP50Ms,
+               Double ttlbP90Ms, Double ttlbP99Ms, Double ttlbP999Ms, Double ttlbMaxMs, Double sourceMs,
+               Double chunksMean, Double cpuMsPerReq, Double clientCpuMsPerReq, Double rssPeakMb,
+               Double rssMeanMb, Double heapMb, Long threadsPeak, Long vthreadsPeak, Long gcCount, Long gcMs,
+               Long listenDrops, Double ceilingFraction, String note, Integer repetition, Double warmupS,
+               Double foreignCpu, Double stealPct, Boolean disturbed, Spread spread) {
+        this(tool, server, engine, mode, page, model, connections, rate, durationS, requests, errors, valid, reqPerS,
+                ttfbP50Ms, ttfbP99Ms, firstItemP50Ms, ttlbP50Ms, ttlbP90Ms, ttlbP99Ms, ttlbP999Ms, ttlbMaxMs,
+                sourceMs, chunksMean, cpuMsPerReq, clientCpuMsPerReq, rssPeakMb, rssMeanMb, heapMb, threadsPeak,
+                vthreadsPeak, gcCount, gcMs, listenDrops, ceilingFraction, note, repetition, warmupS, foreignCpu,
+                stealPct, disturbed, spread, H1, 1);
+    }
+
     /** A row without repetitions or conditions: another tool's, or one written before they existed. */
     public Row(String tool, String server, String engine, String mode, String page, String model,
                int connections, Long rate, Double durationS, long requests, Long errors, boolean valid,
@@ -99,7 +122,8 @@ public record Row(String tool, String server, String engine, String mode, String
         this(tool, server, engine, mode, page, model, connections, rate, durationS, requests, errors, valid, reqPerS,
                 ttfbP50Ms, ttfbP99Ms, firstItemP50Ms, ttlbP50Ms, ttlbP90Ms, ttlbP99Ms, ttlbP999Ms, ttlbMaxMs,
                 sourceMs, chunksMean, cpuMsPerReq, clientCpuMsPerReq, rssPeakMb, rssMeanMb, heapMb, threadsPeak,
-                vthreadsPeak, gcCount, gcMs, listenDrops, ceilingFraction, note, null, null, null, null, null, null);
+                vthreadsPeak, gcCount, gcMs, listenDrops, ceilingFraction, note, null, null, null, null, null, null,
+                H1, 1);
     }
 
     public static final String OPEN = "open";
@@ -113,6 +137,10 @@ public record Row(String tool, String server, String engine, String mode, String
         Objects.requireNonNull(page);
         Objects.requireNonNull(model);
         note = note == null ? "" : note;
+        protocol = protocol == null || protocol.isEmpty() ? H1 : protocol;
+        if (streams < 1) {
+            throw new IllegalArgumentException("a point has at least one stream per connection, not " + streams);
+        }
         durationS = kept(durationS);
         reqPerS = kept(reqPerS);
         ttfbP50Ms = kept(ttfbP50Ms);
@@ -182,7 +210,7 @@ public record Row(String tool, String server, String engine, String mode, String
                 reqPerS, ttfbP50Ms, ttfbP99Ms, firstItemP50Ms, ttlbP50Ms, ttlbP90Ms, ttlbP99Ms, ttlbP999Ms,
                 ttlbMaxMs, sourceMs, chunksMean, cpuMsPerReq, clientCpuMsPerReq, rssPeakMb, rssMeanMb, heapMb,
                 threadsPeak, vthreadsPeak, gcCount, gcMs, listenDrops, fraction, note, repetition, warmupS,
-                foreignCpu, stealPct, disturbed, spread);
+                foreignCpu, stealPct, disturbed, spread, protocol, streams);
     }
 
     /** This run's row as repetition {@code n} of its point (runs.csv). */
@@ -191,7 +219,7 @@ public record Row(String tool, String server, String engine, String mode, String
                 reqPerS, ttfbP50Ms, ttfbP99Ms, firstItemP50Ms, ttlbP50Ms, ttlbP90Ms, ttlbP99Ms, ttlbP999Ms,
                 ttlbMaxMs, sourceMs, chunksMean, cpuMsPerReq, clientCpuMsPerReq, rssPeakMb, rssMeanMb, heapMb,
                 threadsPeak, vthreadsPeak, gcCount, gcMs, listenDrops, ceilingFraction, note, n, warmupS,
-                foreignCpu, stealPct, disturbed, spread);
+                foreignCpu, stealPct, disturbed, spread, protocol, streams);
     }
 
     /** This row with its names (tool, server, engine, mode, page, model) mapped by {@code name}, its note by note. */
@@ -201,19 +229,35 @@ public record Row(String tool, String server, String engine, String mode, String
                 ttfbP99Ms, firstItemP50Ms, ttlbP50Ms, ttlbP90Ms, ttlbP99Ms, ttlbP999Ms, ttlbMaxMs, sourceMs, chunksMean,
                 cpuMsPerReq, clientCpuMsPerReq, rssPeakMb, rssMeanMb, heapMb, threadsPeak, vthreadsPeak, gcCount, gcMs,
                 listenDrops, ceilingFraction, note.apply(this.note), repetition, warmupS, foreignCpu, stealPct,
-                disturbed, spread);
+                disturbed, spread, protocol, streams);
     }
 
-    /** Which point this row is, whatever its repetition: the rows of one point share it. */
+    /**
+     * Which point this row is, whatever its repetition: the rows of one point share it. The protocol and the streams
+     * are part of it: a point over h2c is never a repetition of the same point over HTTP/1.1.
+     */
     public String pointKey() {
         return String.join("|", tool, server, engine, mode, page, model, String.valueOf(connections),
-                String.valueOf(rate));
+                String.valueOf(rate), protocol, String.valueOf(streams));
     }
 
-    /** What was measured, for messages: {@code wrk nima jstachio virtual stocks closed c16} (and the rate). */
+    /** Whether the point was measured over HTTP/1.1, one request at a time per connection (as every row before). */
+    public boolean plainHttp1() {
+        return protocol.equals(H1) && streams == 1;
+    }
+
+    /** {@code h2c x8 streams} for a point over HTTP/2, {@code h1} otherwise: for labels and headings. */
+    public String transport() {
+        return protocol + (streams == 1 ? "" : " x" + streams + " streams");
+    }
+
+    /**
+     * What was measured, for messages: {@code wrk nima jstachio virtual stocks closed c16} (and the rate; and the
+     * protocol and streams where they are not HTTP/1.1's one).
+     */
     public String label() {
         return String.join(" ", tool, server, engine, mode, page, model, "c" + connections)
-                + (rate == null ? "" : " rate " + rate);
+                + (rate == null ? "" : " rate " + rate) + (plainHttp1() ? "" : " " + transport());
     }
 
     /**
@@ -240,6 +284,8 @@ public record Row(String tool, String server, String engine, String mode, String
         private Long errors, threadsPeak, vthreadsPeak, gcCount, gcMs, listenDrops;
         private Double warmupS, foreignCpu, stealPct;
         private Boolean disturbed;
+        private String protocol = H1;
+        private int streams = 1;
 
         private Builder(String tool, String server, String engine, String mode, String page, int connections,
                         double targetRate) {
@@ -268,6 +314,13 @@ public record Row(String tool, String server, String engine, String mode, String
             this.requests = 0;
             this.invalid = Objects.requireNonNull(why);
             this.judged = true;
+            return this;
+        }
+
+        /** What the load generator spoke ({@code h1}, {@code h2c}, {@code h2}) and its streams per connection. */
+        public Builder transport(String protocol, int streams) {
+            this.protocol = Objects.requireNonNull(protocol);
+            this.streams = streams;
             return this;
         }
 
@@ -378,7 +431,7 @@ public record Row(String tool, String server, String engine, String mode, String
                     ttfbP99Ms, firstItemP50Ms, ttlbP50Ms, ttlbP90Ms, ttlbP99Ms, ttlbP999Ms, ttlbMaxMs, sourceMs,
                     chunksMean, cpuMsPerReq, clientCpuMsPerReq, rssPeakMb, rssMeanMb, heapMb, threadsPeak,
                     vthreadsPeak, gcCount, gcMs, listenDrops, ceilingFraction, invalid != null ? invalid : remark,
-                    null, warmupS, foreignCpu, stealPct, disturbed, null);
+                    null, warmupS, foreignCpu, stealPct, disturbed, null, protocol, streams);
         }
     }
 

@@ -31,6 +31,7 @@ public final class Summary {
             new Column("tool", Row::tool), new Column("server", Row::server), new Column("engine", Row::engine),
             new Column("mode", Row::mode), new Column("page", Row::page), new Column("model", Row::model),
             new Column("connections", Row::connections), new Column("rate", Row::rate),
+            new Column("protocol", Row::protocol), new Column("streams", Row::streams),
             new Column("duration_s", Row::durationS), new Column("requests", Row::requests),
             new Column("errors", Row::errors), new Column("valid", Row::valid), new Column("req_per_s", Row::reqPerS),
             new Column("ttfb_p50_ms", Row::ttfbP50Ms), new Column("ttfb_p99_ms", Row::ttfbP99Ms),
@@ -57,14 +58,19 @@ public final class Summary {
     private static final List<String> SINCE_REPETITIONS = COLUMNS.subList(COLUMNS.indexOf("repetition"),
             COLUMNS.indexOf("note"));
 
+    /** The columns that protocols added: a row without them is HTTP/1.1 with one request per connection. */
+    private static final List<String> SINCE_PROTOCOLS = List.of("protocol", "streams");
+
     /**
      * The headers of earlier versions that this one still reads (a column it adds is empty in their rows), so that
-     * a results folder written before can be resumed, reported and appended to: before repetitions, and before
-     * listen_drops.
+     * a results folder written before can be resumed, reported and appended to: before protocols, before
+     * repetitions, and before listen_drops.
      */
     private static final List<List<String>> EARLIER = List.of(
-            COLUMNS.stream().filter(c -> !SINCE_REPETITIONS.contains(c)).toList(),
-            COLUMNS.stream().filter(c -> !SINCE_REPETITIONS.contains(c) && !c.equals("listen_drops")).toList());
+            COLUMNS.stream().filter(c -> !SINCE_PROTOCOLS.contains(c)).toList(),
+            COLUMNS.stream().filter(c -> !SINCE_PROTOCOLS.contains(c) && !SINCE_REPETITIONS.contains(c)).toList(),
+            COLUMNS.stream().filter(c -> !SINCE_PROTOCOLS.contains(c) && !SINCE_REPETITIONS.contains(c)
+                    && !c.equals("listen_drops")).toList());
 
     private static List<Column> columns() {
         List<Column> all = new ArrayList<>(TABLE);
@@ -198,7 +204,16 @@ public final class Summary {
                 c.whole("threads_peak"), c.whole("vthreads_peak"), c.whole("gc_count"),
                 c.whole("gc_ms"), c.whole("listen_drops"), c.decimal("ceiling_fraction"), c.text("note"),
                 c.countOrNull("repetition"), c.decimal("warmup_s"), c.decimal("foreign_cpu"), c.decimal("steal_pct"),
-                c.flagOrNull("disturbed"), spread(c));
+                c.flagOrNull("disturbed"), spread(c), c.text("protocol"), streams(c));
+    }
+
+    /** The streams per connection; 1 where the column is empty (a row written before protocols). */
+    private static int streams(CsvFile.Line c) throws IOException {
+        Integer n = c.countOrNull("streams");
+        if (n != null && n < 1) {
+            throw c.refused("streams", "a whole number of at least 1");
+        }
+        return n == null ? 1 : n;
     }
 
     private static long required(CsvFile.Line c, String column) throws IOException {

@@ -68,6 +68,31 @@ class BenchPlanTest {
         assertEquals(6 * 3 * 4 - 2, tasks.stream().mapToInt(t -> t.points().size()).sum());
     }
 
+    /**
+     * Over HTTP/2 each streams count is a point of its own, named apart from HTTP/1.1's; a resume never takes an h1
+     * point's repetitions for the h2c point's.
+     */
+    @Test
+    void overHttp2EachStreamsCountIsAPointAndNotTheHttp1One() {
+        Bench.Sweep plain = sweep(7, 2);
+        Bench.Sweep s = new Bench.Sweep(plain.combinations().subList(0, 1), plain.pages(), plain.connections(),
+                plain.rates(), plain.warmup(), plain.steady(), plain.duration(), 2, 7, plain.delay(), plain.timers(),
+                1, plain.out(), List.of(), Map.of(), false, false, null, null, null, core.Protocol.H2C, List.of(1, 16));
+        var tasks = Bench.plan(s, Map.of());
+        tasks.forEach(t -> assertEquals(2 * 2 * 2, t.points().size(), "2 pages x 2 connection counts x 2 streams"));
+        Combination c = s.combinations().get(0);
+        Point h1 = new Point(c, Page.STOCKS, 8, 0);
+        Point h2c = new Point(c, Page.STOCKS, 8, 0, core.Protocol.H2C, 16);
+        assertEquals("-stocks-c8", h1.name().substring(h1.name().indexOf("-stocks-")), "names as before protocols");
+        assertTrue(h2c.name().endsWith("-stocks-c8-h2c-s16"), h2c.name());
+        assertNotEquals(PointRows.key(h1), PointRows.key(h2c));
+        assertEquals(2 * 8, Bench.plan(s, Map.of(PointRows.key(h1), Set.of(1, 2))).stream()
+                .mapToInt(t -> t.points().size()).sum(), "the h1 point's repetitions are not the h2c point's");
+        Point measured = new Point(c, Page.PRESENTATIONS, 1, 0, core.Protocol.H2C, 16);
+        assertEquals(2 * 8 - 1, Bench.plan(s, Map.of(PointRows.key(measured), Set.of(2))).stream()
+                .mapToInt(t -> t.points().size()).sum(), "its own repetition is");
+    }
+
     /** A foreign app is one more task per repetition, without a combination, its points named by its label. */
     @Test
     void aForeignAppIsATaskOfItsOwnInEveryRepetition() {

@@ -88,6 +88,19 @@ public class CliTest {
         refused("--resume continues a sweep: name its folder with --out=DIR", "bench", "--resume");
         refused("--repeat takes a whole number of at least 1", "bench", "--repeat=0");
         refused("--driver takes pssrbench or hyperfoil", "bench", "--driver=wrk");
+        refused("--protocol must be one of h1, h1s, h2c, h2, not h3", "bench", "--protocol=h3");
+        refused("--protocol takes h1, h2c or h2 for bench: its load generator does not speak HTTP/1.1 over TLS (h1s)",
+                "bench", "--protocol=h1s");
+        refused("--streams sets the HTTP/2 streams in flight per connection: it needs --protocol=h2c or h2",
+                "bench", "--streams=8");
+        refused("--streams takes whole numbers from 1 to 1000", "bench", "--protocol=h2c", "--streams=0");
+        refused("--streams takes whole numbers from 1 to 1000", "bench", "--protocol=h2", "--streams=16,1001");
+        refused("--driver=hyperfoil measures over HTTP/1.1 only: leave out --protocol, or use --driver=pssrbench for"
+                + " h2c", "bench", "--driver=hyperfoil", "--protocol=h2c");
+        refused("--protocol=h2c is not available with server jdk, which speaks h1; the servers that speak it: ",
+                "bench", "--server=jdk", "--protocol=h2c");
+        refused("--protocol=h2 measures servers that bench starts: over TLS it trusts only the certificate it made",
+                "bench", "--protocol=h2", "--target=http://127.0.0.1:9/");
         refused("--export writes Hyperfoil benchmarks: add --driver=hyperfoil", "bench", "--export=/tmp/x");
         refused("--agents names the hosts of an exported benchmark: add --export=DIR", "bench", "--agents=h1");
         refused("--export needs --target=URL", "bench", "--driver=hyperfoil", "--export=/tmp/x");

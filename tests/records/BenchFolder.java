@@ -23,6 +23,8 @@ public final class BenchFolder {
     private int repetitions = 5;
     private int noise;
     private String delay = "1ms";
+    private String protocol = Row.H1;
+    private int streams = 1;
     private final Map<String, Double> slower = new LinkedHashMap<>();
     private final List<String> failing = new ArrayList<>();
     private final List<String> disturbed = new ArrayList<>();
@@ -53,6 +55,13 @@ public final class BenchFolder {
     /** The delay provenance.json records; null: none recorded. */
     public BenchFolder delay(String delay) {
         this.delay = delay;
+        return this;
+    }
+
+    /** Every point measured over {@code protocol} with {@code streams} per connection. */
+    public BenchFolder transport(String protocol, int streams) {
+        this.protocol = protocol;
+        this.streams = streams;
         return this;
     }
 
@@ -96,11 +105,11 @@ public final class BenchFolder {
                     double n = NOISE[(k - 1 + noise) % NOISE.length];
                     String at = page + "#" + k;
                     if (retried.contains(at)) {
-                        Summary.append(dir.resolve(Repetitions.FILE), row(combination, page, s * 2, n, false, true)
-                                .withRepetition(k));
+                        Summary.append(dir.resolve(Repetitions.FILE), row(combination, page, s * 2, n, false, true,
+                                protocol, streams).withRepetition(k));
                     }
                     Summary.append(dir.resolve(Repetitions.FILE), row(combination, page, s, n, failing.contains(at),
-                            disturbed.contains(at)).withRepetition(k));
+                            disturbed.contains(at), protocol, streams).withRepetition(k));
                 }
             }
         }
@@ -111,12 +120,12 @@ public final class BenchFolder {
     }
 
     private static Row row(String combination, String page, double slower, double noise, boolean failing,
-                           boolean disturbed) {
+                           boolean disturbed, String protocol, int streams) {
         String[] c = combination.split("/");
         double base = page.equals("stocks") ? 700 : 900;
         double t = slower * noise;
         double reqPerS = base / t;
-        Row.Builder b = Row.builder(Row.PSSRBENCH, c[0], c[1], c[2], page, 16, 0);
+        Row.Builder b = Row.builder(Row.PSSRBENCH, c[0], c[1], c[2], page, 16, 0).transport(protocol, streams);
         if (failing) {
             b.measured(2, Math.round(reqPerS * 2), 3, "timeout 3", reqPerS);
         } else {

@@ -109,6 +109,14 @@ class CompareTest {
                 + " in B.", assertThrows(UsageException.class, () -> Compare.folders(unknown, a, ALL)).getMessage());
         Path unknownToo = new BenchFolder().delay(null).write(dir.resolve("unknown-too"));
         assertEquals(2, Compare.folders(unknown, unknownToo, ALL).points().size(), "missing in both is fine");
+
+        Path h2c = new BenchFolder().transport("h2c", 8).write(dir.resolve("h2c"));
+        assertEquals("A (" + a + ") and B (" + h2c + ") measured different things: protocols h1 in A, h2c x8 streams"
+                + " in B.", assertThrows(UsageException.class, () -> Compare.folders(a, h2c, ALL)).getMessage());
+        Path h2cToo = new BenchFolder().transport("h2c", 8).noise(1).write(dir.resolve("h2c-too"));
+        Compare.Result same = Compare.folders(h2c, h2cToo, ALL);
+        assertEquals(2, same.points().size(), "the same protocol and streams: compared");
+        assertTrue(same.points().get(0).label().endsWith(" h2c x8 streams"), same.points().get(0).label());
     }
 
     @Test

@@ -11,6 +11,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -51,8 +52,8 @@ class SummaryTest {
      */
     @Test
     void theHeaderIsAsDocumented() {
-        assertEquals("tool,server,engine,mode,page,model,connections,rate,duration_s,requests,errors,valid,req_per_s,"
-                + "ttfb_p50_ms,ttfb_p99_ms,first_item_p50_ms,ttlb_p50_ms,ttlb_p90_ms,ttlb_p99_ms,ttlb_p999_ms,"
+        assertEquals("tool,server,engine,mode,page,model,connections,rate,protocol,streams,duration_s,requests,errors,"
+                + "valid,req_per_s,ttfb_p50_ms,ttfb_p99_ms,first_item_p50_ms,ttlb_p50_ms,ttlb_p90_ms,ttlb_p99_ms,ttlb_p999_ms,"
                 + "ttlb_max_ms,source_ms,chunks_mean,cpu_ms_per_req,client_cpu_ms_per_req,rss_peak_mb,rss_mean_mb,"
                 + "heap_mb,threads_peak,vthreads_peak,gc_count,gc_ms,listen_drops,ceiling_fraction,repetition,n,"
                 + "ci_level_pct,ci_kind,req_per_s_lo,req_per_s_hi,ttfb_p50_ms_lo,ttfb_p50_ms_hi,ttfb_p99_ms_lo,"
@@ -71,9 +72,36 @@ class SummaryTest {
         Path csv = dir.resolve("summary.csv");
         Summary.append(csv, row);
         assertEquals(List.of(row), Summary.read(csv));
-        assertEquals("pssrbench,netty,pebble,reactive,presentations,open,64,800,3.001,2400,0,true,799.900,1.010,"
+        assertEquals("pssrbench,netty,pebble,reactive,presentations,open,64,800,h1,1,3.001,2400,0,true,799.900,1.010,"
                 + "1.020,1.030,20.100,20.200,20.300,20.400,20.500,19.600,22.000,0.410,0.420,81.100,80.200,12.300,40,"
                 + "65,3,17,5,0.987," + ",".repeat(22) + "\"a remark, \"\"quoted\"\"\"", Files.readAllLines(csv).get(1));
+    }
+
+    /**
+     * protocol and streams: part of a point's identity (an h2c point is not a repetition of the h1 one), written and
+     * read back; a file written before them is read with h1 and one stream.
+     */
+    @Test
+    void protocolAndStreamsAreColumnsAndPartOfThePoint(@TempDir Path dir) throws IOException {
+        Row h1 = closed("pssrbench", 8).measured(3, 900, 0, "", 300).build();
+        Row h2c = closed("pssrbench", 8).transport("h2c", 16).measured(3, 900, 0, "", 300).build();
+        assertEquals(List.of("h1", 1), List.of(h1.protocol(), h1.streams()));
+        assertNotEquals(h1.pointKey(), h2c.pointKey());
+        assertTrue(h2c.label().endsWith(" h2c x16 streams"), h2c.label());
+        Path csv = dir.resolve("summary.csv");
+        Summary.append(csv, h1);
+        Summary.append(csv, h2c);
+        assertEquals(List.of(h1, h2c), Summary.read(csv));
+        int at = Summary.COLUMNS.indexOf("protocol");
+        assertEquals(List.of("h2c", "16"), List.of(Files.readAllLines(csv).get(2).split(",", -1)).subList(at, at + 2));
+
+        List<String> lines = Files.readAllLines(csv);
+        List<String> header = new java.util.ArrayList<>(List.of(lines.get(0).split(",")));
+        List<String> cells = new java.util.ArrayList<>(List.of(lines.get(1).split(",", -1)));
+        header.subList(at, at + 2).clear();
+        cells.subList(at, at + 2).clear();
+        Path before = Files.write(dir.resolve("before.csv"), List.of(String.join(",", header), String.join(",", cells)));
+        assertEquals(List.of(h1), Summary.read(before), "a row from before protocols: h1, one stream");
     }
 
     /** listen_drops: a count where bench knows it (0 included), empty where not (another tool, /proc unreadable). */
@@ -128,8 +156,9 @@ class SummaryTest {
         List<String> lines = Files.readAllLines(csv);
         assertEquals(List.of(Summary.header(), Summary.csv(rows.get(0)), Summary.csv(rows.get(1)), Summary.csv(next)),
                 lines);
-        assertEquals(earlier.get(1).replace(",0,0,1.000,", ",0,0,,1.000," + ",".repeat(22)), lines.get(1),
-                "empty cells added");
+        assertEquals(earlier.get(1).replace(",closed,4,,", ",closed,4,,h1,1,")
+                        .replace(",0,0,1.000,", ",0,0,,1.000," + ",".repeat(22)), lines.get(1),
+                "empty cells added; a row from before protocols is HTTP/1.1 with one stream");
         assertEquals(List.of(rows.get(0), rows.get(1), next), Summary.read(csv));
         try (var files = Files.list(dir)) {
             assertEquals(List.of(csv), files.toList(), "no file left beside it");
@@ -143,14 +172,14 @@ class SummaryTest {
     @Test
     void writtenLinesReadBackIntoTheSameLines(@TempDir Path dir) throws IOException {
         List<String> lines = List.of(Summary.header(),
-                "pssrbench,nima,raw,virtual,stocks,closed,4,,1.002,178,0,true,177.645,0.241,0.522,0.702,22.383,"
+                "pssrbench,nima,raw,virtual,stocks,closed,4,,h1,1,1.002,178,0,true,177.645,0.241,0.522,0.702,22.383,"
                         + "22.675,23.470,23.470,23.472,22.713,22.000,1.938,0.615,95.324,94.127,9.412,31,4,0,0,0,1.000,"
                         + "1,,,,,,,,,,,,,,,,,,7.000,0.012,0.000,false,",
-                "pssrbench,nima,jstachio,virtual,stocks,closed,1,,,0,,false,,,,,,,,,,,,,,,,,,,,,,"
+                "pssrbench,nima,jstachio,virtual,stocks,closed,1,,h1,1,,0,,false,,,,,,,,,,,,,,,,,,,,,,"
                         + ",".repeat(23) + "failed verification: exit code 1 (see nima-jstachio-virtual.verify.log)",
-                "wrk,nima,jstachio,virtual,stocks,closed,16,,20.099,14524,0,true,722.613,,,,22.054,22.313,23.970,"
+                "wrk,nima,jstachio,virtual,stocks,closed,16,,h1,1,20.099,14524,0,true,722.613,,,,22.054,22.313,23.970,"
                         + "27.091,30.043,,,,,,,,,,,,,," + ",".repeat(22),
-                "wrk2,nima,jstachio,virtual,stocks,open,16,542,40.003,21670,3,false,541.710,,,,22.719,23.327,"
+                "wrk2,nima,jstachio,virtual,stocks,open,16,542,h1,1,40.003,21670,3,false,541.710,,,,22.719,23.327,"
                         + "26.847,51.295,59.456,,,,,,,,,,,,,," + ",".repeat(22)
                         + "\"errors: connect 0, read 0, write 0, timeout 3, non-2xx 0\"");
         Path csv = Files.write(dir.resolve("summary.csv"), lines);
@@ -218,10 +247,10 @@ class SummaryTest {
         String line = Files.readAllLines(csv).get(1);
         Files.writeString(csv, Summary.header() + "\n" + line + "\n" + line.replace(",true,", ",yes,") + "\n");
         IOException e = assertThrows(IOException.class, () -> Summary.read(csv));
-        assertEquals(csv + ", line 3, column 12 (valid): 'yes' is not true or false", e.getMessage());
+        assertEquals(csv + ", line 3, column 14 (valid): 'yes' is not true or false", e.getMessage());
         Files.writeString(csv, Summary.header() + "\n" + line.replace(",300.000,", ",fast,") + "\n");
         e = assertThrows(IOException.class, () -> Summary.read(csv));
-        assertEquals(csv + ", line 2, column 13 (req_per_s): 'fast' is not a number", e.getMessage());
+        assertEquals(csv + ", line 2, column 15 (req_per_s): 'fast' is not a number", e.getMessage());
     }
 
     /** A summary row's spread and conditions, and a run's repetition, are read back as written. */
@@ -252,7 +281,8 @@ class SummaryTest {
     /** A summary.csv of the version before repetitions (with listen_drops) is read, the new columns empty. */
     @Test
     void aFileFromBeforeRepetitionsIsRead(@TempDir Path dir) throws IOException {
-        List<String> columns = Summary.COLUMNS.subList(0, Summary.COLUMNS.indexOf("repetition"));
+        List<String> columns = Summary.COLUMNS.subList(0, Summary.COLUMNS.indexOf("repetition")).stream()
+                .filter(c -> !c.equals("protocol") && !c.equals("streams")).toList();
         Path csv = Files.write(dir.resolve("summary.csv"), List.of(String.join(",", columns) + ",note",
                 "wrk,nima,jstachio,virtual,stocks,closed,16,,10.000,7000,0,true,700.000" + ",".repeat(20) + "3,,"));
         Row row = Summary.read(csv).get(0);

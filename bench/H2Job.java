@@ -1,0 +1,64 @@
+package bench;
+
+import io.netty.handler.ssl.SslContext;
+import org.HdrHistogram.Histogram;
+
+import java.net.URI;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * What the HTTP/2 client needs of {@link LoadGenerator.Plan}, so that these files do not depend on the one that
+ * starts them: where to send and how (over TLS trusting {@code trust} alone), the load model, and what a correct
+ * response is.
+ */
+record H2Job(URI uri, int connections, int threads, double rate, Duration timeout, long bodyLength, long bodyCrc,
+             long firstItemEnd, boolean tls, int streams, X509Certificate trust) {
+    boolean openLoop() {
+        return rate > 0;
+    }
+
+    /** Requests in flight at once: a stream slot each. */
+    int slots() {
+        return connections * streams;
+    }
+
+    String scheme() {
+        return tls ? "https" : "http";
+    }
+
+    /** One event loop's share: its histograms (microseconds) and counts, touched by that loop's thread only. */
+    static final class Tally {
+        final Histogram ttfb = LoadWorker.histogram();
+        final Histogram firstItem = LoadWorker.histogram();
+        final Histogram ttlb = LoadWorker.histogram();
+        long requests, non2xx, wrongBodies, ioErrors, timeouts, frames;
+
+        void add(Tally t) {
+            ttfb.add(t.ttfb);
+            firstItem.add(t.firstItem);
+            ttlb.add(t.ttlb);
+            requests += t.requests;
+            non2xx += t.non2xx;
+            wrongBodies += t.wrongBodies;
+            ioErrors += t.ioErrors;
+            timeouts += t.timeouts;
+            frames += t.frames;
+        }
+    }
+
+    /**
+     * What the connections share: the job, the window, the TLS context (null in clear text), and the first failure
+     * that makes the point unmeasurable (ALPN did not choose h2, the server allows fewer streams than asked, no TLS
+     * handshake succeeds); {@code handshaken}: whether any TLS handshake has succeeded (then a failed one is an error
+     * of the load, not of the set-up).
+     */
+    record Shared(H2Job plan, LoadWorker.Window window, SslContext tls, AtomicReference<String> failure,
+                  AtomicBoolean handshaken) {
+        void fail(String sentence) {
+            failure.compareAndSet(null, sentence);
+        }
+    }
+}
