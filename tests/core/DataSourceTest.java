@@ -27,7 +27,7 @@ class DataSourceTest {
      */
     private static Set<String> threadsOf(DataSource.Timers timers) {
         Set<String> names = ConcurrentHashMap.newKeySet();
-        String subscriber = Thread.currentThread().getName();
+        String subscriber = Thread.currentThread().getName().replaceAll("-\\d+$", "");   // named as the others
         List<Stock> items = DataSource.items(Page.STOCKS.items(), Duration.ofMillis(1), timers, -1)
                 .doOnNext(item -> names.add(Thread.currentThread().getName().replaceAll("-\\d+$", "")))
                 .toList().blockingGet();
