@@ -52,20 +52,12 @@ final class H2Resets {
                 List<String> base = server.applicationThreads();
                 long baseVirtual = server.virtualThreads();
                 Round r = round(clients, s.aborts(), page);
-                long start = System.nanoTime();
-                List<String> now;
-                long virtual;
-                int[] renders;
-                boolean back;
-                do {
-                    Thread.sleep(100);
-                    now = server.applicationThreads();
-                    virtual = server.virtualThreads();
-                    renders = server.renders();
-                    back = now.size() <= base.size() && virtual <= baseVirtual && renders[0] == 0
-                            && renders[1] == 0;
-                } while (!back && System.nanoTime() - start < TimeUnit.SECONDS.toNanos(5));
-                double backAfter = back ? Scenarios.round((System.nanoTime() - start) / 1e9) : -1;
+                Scenarios.Settled after = Scenarios.settle(server, base, baseVirtual);
+                List<String> now = after.threads();
+                long virtual = after.virtual();
+                int[] renders = after.renders();
+                boolean back = after.back();
+                double backAfter = after.seconds();
                 int sameConnections = 0;
                 for (H2Client client : clients) {
                     if (!client.lost() && client.fetch("/stocks", 30).page(page.bodyBytes(), page.bodyCrc())) {

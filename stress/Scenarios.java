@@ -78,36 +78,50 @@ final class Scenarios {
             List<String> base = server.applicationThreads();
             long baseVirtual = server.virtualThreads();
             int aborted = abort(port, s.aborts(), 100);
-            long start = System.nanoTime();
-            List<String> now;
-            long virtual;
-            int[] renders;
-            boolean back;
-            do {
-                Thread.sleep(100);
-                now = server.applicationThreads();
-                virtual = server.virtualThreads();
-                renders = server.renders();
-                back = now.size() <= base.size() && virtual <= baseVirtual && renders[0] == 0 && renders[1] == 0;
-            } while (!back && System.nanoTime() - start < TimeUnit.SECONDS.toNanos(5));
-            double backAfter = back ? round((System.nanoTime() - start) / 1e9) : -1;
+            Settled after = settle(server, base, baseVirtual);
             boolean page = Raw.pageWorks(port, "/stocks");
             Map<String, Object> f = new LinkedHashMap<>();
             f.put("requests", s.aborts());
             f.put("aborted", aborted);
-            f.put("baseline_after_s", backAfter);
+            f.put("baseline_after_s", after.seconds());
             f.put("threads_baseline", base.size());
-            f.put("threads_after", now.size());
+            f.put("threads_after", after.threads().size());
             f.put("virtual_threads_baseline", baseVirtual);
-            f.put("virtual_threads_after", virtual);
-            f.put("in_flight_after", renders[0]);
-            f.put("subscriptions_after", renders[1]);
+            f.put("virtual_threads_after", after.virtual());
+            f.put("in_flight_after", after.renders()[0]);
+            f.put("subscriptions_after", after.renders()[1]);
             f.put("normal_page_after", page);
             f.put("warning_lines", server.warnings());
             return new Outcome("aborts", c, f, "platform threads (not the JVM's JIT, GC and JMX ones), virtual threads, in-flight renders and subscriptions back"
-                    + " to baseline within 5 s; a normal page afterwards", back && page && aborted == s.aborts(),
-                    back ? "" : "not back to baseline within 5 s; threads before " + base + ", after " + now);
+                    + " to baseline within 5 s; a normal page afterwards", after.back() && page && aborted == s.aborts(),
+                    after.back() ? "" : "not back to baseline within 5 s; threads before " + base + ", after "
+                            + after.threads());
         }
+    }
+
+    /**
+     * What the server holds after a burst of cut pages, read every 100 ms until its platform threads, virtual threads,
+     * in-flight renders and subscriptions are back to {@code base} and {@code baseVirtual}, at most 5 s;
+     * {@code seconds} is how long that took, -1 if they were not back by then. (aborts and h2-resets share the rule.)
+     */
+    record Settled(List<String> threads, long virtual, int[] renders, boolean back, double seconds) {
+    }
+
+    static Settled settle(StressServer server, List<String> base, long baseVirtual)
+            throws IOException, InterruptedException {
+        long start = System.nanoTime();
+        List<String> now;
+        long virtual;
+        int[] renders;
+        boolean back;
+        do {
+            Thread.sleep(100);
+            now = server.applicationThreads();
+            virtual = server.virtualThreads();
+            renders = server.renders();
+            back = now.size() <= base.size() && virtual <= baseVirtual && renders[0] == 0 && renders[1] == 0;
+        } while (!back && System.nanoTime() - start < TimeUnit.SECONDS.toNanos(5));
+        return new Settled(now, virtual, renders, back, back ? round((System.nanoTime() - start) / 1e9) : -1);
     }
 
     /**
