@@ -32,8 +32,11 @@ import java.util.concurrent.TimeUnit;
  * One HTTP/2 connection of {@link H2Load} and its stream slots ({@link H2Slot}), all on one event loop: it keeps {@code streams}
  * requests in flight (closed loop) or sends each slot's requests on the slot's schedule (open loop), times each
  * stream's DATA frames as their bytes are read, and records each finished stream in its loop's
- * {@link H2Job.Tally}, as {@link LoadWorker} records an HTTP/1.1 response. A connection that closes (a GOAWAY
- * included) counts its streams in flight as i/o errors and is opened again.
+ * {@link H2Job.Tally}, as {@link LoadWorker} records an HTTP/1.1 response, the first wrong ones kept
+ * ({@link WrongResponses}). A connection that closes counts its streams in flight as i/o errors and is opened again.
+ * A GOAWAY is HTTP/2's {@code Connection: close} (RFC 9113, 6.8), not an error in itself: the streams it names as
+ * processed finish on the old connection, those above its last stream id (never processed) are sent again, and when
+ * none is left in flight the client closes the old connection and opens a new one.
  */
 final class H2Connection extends Http2FrameAdapter {
 
@@ -71,6 +74,7 @@ final class H2Connection extends Http2FrameAdapter {
     private Http2Connection.PropertyKey slotKey;
     private boolean ready;   // the server's first SETTINGS arrived: requests may go
     private boolean closed;   // the run is over
+    private boolean goingAway;   // the server sent GOAWAY on this connection: no new stream starts on it
     /** When the bytes being decoded now were read from the socket: every frame in them arrived then. */
     private long readNanos;
     /** Whether a read is being handled: the HTTP/2 handler flushes what was written at its end. */
@@ -94,7 +98,8 @@ final class H2Connection extends Http2FrameAdapter {
         for (int k = 0; k < slots.length; k++) {
             // Every slot of every connection spread evenly over one period, as wrk2 spreads its connections.
             long offset = plan.openLoop() ? (long) (period * (index * (long) slots.length + k) / plan.slots()) : 0;
-            slots[k] = new H2Slot(start + offset, period, plan.firstItemEnd());
+            slots[k] = new H2Slot(start + offset, period, plan.firstItemEnd(),
+                    WrongResponses.keepLimit(plan.bodyLength()));
         }
     }
 
@@ -120,6 +125,7 @@ final class H2Connection extends Http2FrameAdapter {
             return;
         }
         ready = false;
+        goingAway = false;
         Bootstrap bootstrap = new Bootstrap().group(loop).channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, plan.timeout().toMillis()))
@@ -191,13 +197,14 @@ final class H2Connection extends Http2FrameAdapter {
                 if (s == null || s.streamId != stream.id()) {
                     return;
                 }
-                if (s.inFlight) {   // closed without its end: a stream error the codec answered, a GOAWAY
+                if (s.inFlight) {   // closed without its end: a stream error the codec answered
                     failed(s);
                 }
                 next(s, System.nanoTime());
                 if (!inRead && ready && channel.isActive()) {   // closed by a reset's write, not in a read
                     handler.flush(ctx);
                 }
+                closeIfDrained();
             }
         });
         return handler;
@@ -276,6 +283,7 @@ final class H2Connection extends Http2FrameAdapter {
         CharSequence status = headers.status();
         if (s.status < 0 && status != null && status.length() == 3 && status.charAt(0) != '1') {
             s.status = (status.charAt(0) - '0') * 100 + (status.charAt(1) - '0') * 10 + (status.charAt(2) - '0');
+            s.headers = headers;   // the final response's, for a kept copy (not a 1xx's, not the trailers)
         }
         if (endOfStream) {
             end(s, readNanos);
@@ -299,13 +307,47 @@ final class H2Connection extends Http2FrameAdapter {
     public void onRstStreamRead(ChannelHandlerContext ctx, int streamId, long errorCode) {
         H2Slot s = slot(streamId);
         if (s != null) {   // the server gave the request up: an error; the slot goes on once the stream closed
-            failed(s);
+            Http2Error code = Http2Error.valueOf(errorCode);
+            failed(s, "reset by the server (RST_STREAM " + (code == null ? "error " + errorCode : code.name())
+                    + ") after " + s.bodyBytes + " body bytes");
         }
     }
 
+    /**
+     * The server is closing the connection (RFC 9113, 6.8): no new stream starts on it; those up to
+     * {@code lastStreamId} may still complete and are left to; those above were never processed and are sent again
+     * (on the next connection, at the same intended time in the open loop: the wait is in their latency), not
+     * errors. With an error code the server reports a connection error: one i/o error in the measured window.
+     * Called before the codec closes the streams above {@code lastStreamId} (onStreamClosed then finds them done).
+     */
     @Override
     public void onGoAwayRead(ChannelHandlerContext ctx, int lastStreamId, long errorCode, ByteBuf debugData) {
-        ctx.close();   // no new stream may start on it: its streams in flight count as errors, another opens
+        if (!goingAway) {   // a graceful shutdown sends two GOAWAYs (the first with the highest id): one close
+            goingAway = true;
+            tally.goAways++;
+            if (errorCode != Http2Error.NO_ERROR.code()) {
+                countIfMeasuring();
+            }
+        }
+        for (H2Slot s : slots) {
+            if (s.inFlight && s.streamId > lastStreamId) {
+                s.inFlight = false;   // its schedule not advanced: this request is sent again
+            }
+        }
+        closeIfDrained();
+    }
+
+    /** After a GOAWAY, once no stream of this connection is in flight: closed, and lost() opens the next. */
+    private void closeIfDrained() {
+        if (!goingAway || !channel.isActive()) {
+            return;
+        }
+        for (H2Slot s : slots) {
+            if (s.inFlight) {
+                return;
+            }
+        }
+        channel.close();
     }
 
     /** The slot whose request is this stream, or null (a stream already given up, or not this client's). */
@@ -331,14 +373,14 @@ final class H2Connection extends Http2FrameAdapter {
 
     /** The slot's next request: at once in the closed loop; in the open loop when due, else at its intended time. */
     private void next(H2Slot s, long now) {
-        if (!ready || closed || s.inFlight || !channel.isActive()) {
+        if (!ready || closed || goingAway || s.inFlight || !channel.isActive()) {
             return;
         }
         if (!plan.openLoop() || s.nextIntended <= now) {
             send(s, now);
         } else {
             loop.schedule(() -> {
-                if (ready && !closed && !s.inFlight) {
+                if (ready && !closed && !goingAway && !s.inFlight) {
                     send(s, System.nanoTime());
                     handler.flush(ctx);
                 }
@@ -357,8 +399,10 @@ final class H2Connection extends Http2FrameAdapter {
             tally.requests++;
             if (s.status / 100 != 2) {
                 tally.non2xx++;
+                window.wrong.offer("status " + s.status, s::kept);
             } else if (s.bodyBytes != plan.bodyLength() || s.crc.getValue() != plan.bodyCrc()) {
                 tally.wrongBodies++;
+                window.wrong.offer("wrong body", s::kept);
             } else {
                 tally.frames += s.frames;
                 tally.ttfb.recordValue(micros(s.firstByteNanos - s.intended));
@@ -369,13 +413,23 @@ final class H2Connection extends Http2FrameAdapter {
     }
 
     /**
-     * A stream that failed (reset by the server, its connection closed): an i/o error in the measured window, unless
-     * the run is over and closed it ({@link #stop}: what was in flight then was not measured, nothing failed).
+     * A stream that failed (its connection closed, a stream error the codec answered): an i/o error in the measured
+     * window, unless the run is over and closed it ({@link #stop}: what was in flight then was not measured, nothing
+     * failed).
      */
     private void failed(H2Slot s) {
+        failed(s, null);
+    }
+
+    /** As {@link #failed(H2Slot)}, and the response so far kept as wrong when {@code why} is not null. */
+    private void failed(H2Slot s, String why) {
         s.inFlight = false;
-        if (!closed && s.intended >= shared.window().measureFrom && s.intended < shared.window().end) {
+        LoadWorker.Window window = shared.window();
+        if (!closed && s.intended >= window.measureFrom && s.intended < window.end) {
             tally.ioErrors++;
+            if (why != null) {
+                window.wrong.offer(why, s::kept);
+            }
         }
         s.advanceSchedule();
     }
@@ -391,6 +445,7 @@ final class H2Connection extends Http2FrameAdapter {
             if (s.inFlight && now - s.intended > timeoutNanos) {
                 if (s.intended >= shared.window().measureFrom) {
                     tally.timeouts++;
+                    shared.window().wrong.offer("no end after " + plan.timeout().toSeconds() + " s", s::kept);
                 }
                 s.inFlight = false;
                 s.advanceSchedule();

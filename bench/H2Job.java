@@ -29,12 +29,15 @@ record H2Job(URI uri, int connections, int threads, double rate, Duration timeou
         return tls ? "https" : "http";
     }
 
-    /** One event loop's share: its histograms (microseconds) and counts, touched by that loop's thread only. */
+    /**
+     * One event loop's share: its histograms (microseconds) and counts, touched by that loop's thread only;
+     * {@code goAways}: connections the server ended with GOAWAY, warm-up included (reopened, not errors).
+     */
     static final class Tally {
         final Histogram ttfb = LoadWorker.histogram();
         final Histogram firstItem = LoadWorker.histogram();
         final Histogram ttlb = LoadWorker.histogram();
-        long requests, non2xx, wrongBodies, ioErrors, timeouts, frames;
+        long requests, non2xx, wrongBodies, ioErrors, timeouts, frames, goAways;
 
         void add(Tally t) {
             ttfb.add(t.ttfb);
@@ -46,6 +49,7 @@ record H2Job(URI uri, int connections, int threads, double rate, Duration timeou
             ioErrors += t.ioErrors;
             timeouts += t.timeouts;
             frames += t.frames;
+            goAways += t.goAways;
         }
     }
 

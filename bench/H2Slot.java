@@ -1,20 +1,28 @@
 package bench;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.handler.codec.http2.Http2Headers;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Map;
 import java.util.zip.CRC32C;
 
 /**
  * A stream slot of an {@link H2Connection}: one request in flight at a time, the state of its stream (status, body
  * length and CRC32C, when its first byte and its first item arrived), and in the open loop its own schedule, as
- * {@link LoadWorker}'s connections have theirs. Touched by its connection's event loop only.
+ * {@link LoadWorker}'s connections have theirs. It also keeps its response as received (the header block HPACK
+ * decoded, the body up to {@link WrongResponses#keepLimit}), so that a wrong one can be kept ({@link #kept}), as
+ * {@link ResponseParser} keeps an HTTP/1.1 response. Touched by its connection's event loop only.
  */
 final class H2Slot {
     final CRC32C crc = new CRC32C();
     final double period;
     /** The body offset whose arrival is the first item's (the end of its markup). */
     final long markOffset;
+    /** The most body bytes kept of a response ({@link WrongResponses#keepLimit}); 0: none. */
+    private final int keepLimit;
     private double scheduled;
     long nextIntended;
     boolean inFlight;
@@ -25,10 +33,17 @@ final class H2Slot {
     long frames;
     long firstByteNanos;
     long markNanos;
+    /** The response's (final) header fields as decoded, null until they arrive: the decoder's own object, no copy. */
+    Http2Headers headers;
+    /** The body as received, up to the keep limit: an array that grows to a page's size once and is then reused. */
+    private byte[] body;
+    private int keptLength;
+    private boolean keptWhole;
 
-    H2Slot(long firstIntended, double period, long markOffset) {
+    H2Slot(long firstIntended, double period, long markOffset, int keepLimit) {
         this.period = period;
         this.markOffset = markOffset;
+        this.keepLimit = keepLimit;
         this.scheduled = firstIntended;
         this.nextIntended = firstIntended;
     }
@@ -42,9 +57,12 @@ final class H2Slot {
         frames = 0;
         firstByteNanos = -1;
         markNanos = -1;
+        headers = null;
+        keptLength = 0;
+        keptWhole = true;
     }
 
-    /** A DATA frame's payload: timed, counted and added to the CRC without a copy. */
+    /** A DATA frame's payload: timed, counted, added to the CRC without a copy, and kept ({@link #keep}). */
     void data(ByteBuf data, long now) {
         int n = data.readableBytes();
         if (n == 0) {
@@ -60,11 +78,56 @@ final class H2Slot {
                 crc.update(b);
             }
         }
+        if (keepLimit > 0) {
+            keep(data, n);
+        }
         bodyBytes += n;
         frames++;
         if (markNanos < 0 && bodyBytes >= markOffset) {
             markNanos = now;
         }
+    }
+
+    /**
+     * Copies the payload after what is kept, up to the keep limit: one bulk copy of bytes just read, as
+     * {@link ResponseParser} keeps an HTTP/1.1 response's (not measurable beside the reads that brought them).
+     */
+    private void keep(ByteBuf data, int n) {
+        int m = Math.min(n, keepLimit - keptLength);
+        if (m < n) {
+            keptWhole = false;
+        }
+        if (m <= 0) {
+            return;
+        }
+        if (body == null || body.length < keptLength + m) {
+            int size = Math.min(keepLimit, Math.max(keptLength + m, body == null ? 4096 : body.length * 2));
+            body = body == null ? new byte[size] : Arrays.copyOf(body, size);
+        }
+        data.getBytes(data.readerIndex(), body, keptLength, m);
+        keptLength += m;
+    }
+
+    /**
+     * The response so far as {@link WrongResponses} keeps it: its header fields one a line as {@code name: value}
+     * (pseudo-headers first, as the decoder holds them: {@code :status: 500}), a blank line, then the DATA frames'
+     * payloads one after another. Made only for a response that is kept.
+     */
+    WrongResponses.Kept kept(String why) {
+        StringBuilder head = new StringBuilder();
+        if (headers != null) {
+            for (Map.Entry<CharSequence, CharSequence> h : headers) {
+                head.append(h.getKey()).append(": ").append(h.getValue()).append("\r\n");
+            }
+        }
+        head.append("\r\n");
+        // HPACK carries octets, which Netty's AsciiString holds one a char: ISO-8859-1 gives each back as it came.
+        byte[] top = head.toString().getBytes(StandardCharsets.ISO_8859_1);
+        byte[] all = Arrays.copyOf(top, top.length + keptLength);
+        if (keptLength > 0) {
+            System.arraycopy(body, 0, all, top.length, keptLength);
+        }
+        return new WrongResponses.Kept(why, all, keptWhole, top.length);
     }
 
     void advanceSchedule() {

@@ -134,7 +134,8 @@ public final class LoadGenerator {
      * lasted; {@code steady}: whether an adaptive one reached steady state (true for a fixed one);
      * {@code warmupCounts}: the completed requests of each second of the warm-up (adaptive only);
      * {@code serverCloses}: connections the server closed after a complete response, warm-up included, which the
-     * generator reopened (not errors; -1 when the driver does not tell).
+     * generator reopened (not errors; -1 when the driver does not tell); over HTTP/2 the connections it ended with
+     * GOAWAY.
      */
     public record Result(long requests, long non2xx, long wrongBodies, long ioErrors, long timeouts,
                          double seconds, Histogram ttfb, Histogram firstItem, Histogram ttlb, long chunks,
@@ -253,10 +254,10 @@ public final class LoadGenerator {
         H2Load.Totals t = H2Load.run(job, window, start, stop,
                 running -> steady[0] = warmUp(plan, start, window, counts, stop, running), measuring);
         H2Job.Tally a = t.all();
-        // chunks: DATA frames with payload, as HTTP chunks over HTTP/1.1
+        // chunks: DATA frames with payload, as HTTP chunks over HTTP/1.1; the server's closes: its GOAWAYs
         return new Result(a.requests, a.non2xx, a.wrongBodies, a.ioErrors, a.timeouts, plan.duration().toNanos() / 1e9,
                 a.ttfb, a.firstItem, a.ttlb, a.frames, t.cpuNanos(), (window.measureFrom - start) / 1e9, steady[0],
-                List.copyOf(counts));
+                List.copyOf(counts), a.goAways, window.wrong.kept());
     }
 
     /**

@@ -202,8 +202,11 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
                     + core.Durations.format(steady.max()) + " warm-up cap";
         }
         if (r.serverCloses() > 0) {
-            remark = (remark == null || remark.isEmpty() ? "" : remark + "; ") + "the server closed "
-                    + r.serverCloses() + " connections after a complete response (Connection: close), reopened";
+            remark = (remark == null || remark.isEmpty() ? "" : remark + "; ") + (p.protocol().http2()
+                    ? "the server ended " + r.serverCloses() + " connections with GOAWAY (their streams finished or"
+                    + " were sent again), reopened"
+                    : "the server closed " + r.serverCloses() + " connections after a complete response"
+                    + " (Connection: close), reopened");
         }
         Row row = PointRows.measured(hyperfoil == null ? PointRows.TOOL : records.HyperfoilImport.TOOL, p, r,
                 res, sourceMs, drops, remark, conditions);

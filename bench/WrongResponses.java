@@ -11,9 +11,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The first few wrong responses of a point, kept as raw data: "wrong body 1" in a row says that something went
  * wrong, not what; the response itself does (an item out of order, a chunk twice, a torn write). The load
  * generator's workers offer every wrong response of the measured window (a body that is not the verified page, a
- * status other than 2xx, bytes that are no HTTP/1.1 response, one that timed out) and the first {@link #KEPT} are
- * kept, as received;
- * bench writes them beside the histograms ({@link #write}) and names them in the row's note.
+ * status other than 2xx, bytes that are no HTTP/1.1 response, one that timed out; over HTTP/2 also a stream the
+ * server reset) and the first {@link #KEPT} are kept, as received;
+ * bench writes them beside the histograms ({@link #write}) and names them in the row's note. One set of rules for
+ * both protocols: HTTP/1.1's {@link LoadWorker} offers its parser's bytes, HTTP/2's {@link H2Connection} a copy its
+ * {@link H2Slot} makes.
  *
  * <p>Shared by the workers of one run; only a wrong response touches it, so it costs nothing while the responses
  * are right.
@@ -29,11 +31,20 @@ public final class WrongResponses {
 
     /**
      * One kept response: why it is wrong ("wrong body", "status 503", "malformed: ...", "no end after 10 s": what
-     * had arrived when it timed out), its bytes as received
-     * (status line, headers, body with its chunk framing) and whether those are all of it (false: cut at the
-     * parser's keep limit).
+     * had arrived when it timed out, "reset by the server (RST_STREAM ...) after N body bytes"), its bytes as
+     * received and whether those are all of it (false: cut at the keep limit). Over HTTP/1.1 ({@code bodyFrom} -1)
+     * the bytes are the status line, headers and body with its chunk framing, the body decoded from them; over
+     * HTTP/2, whose header block is HPACK-compressed binary, its header fields one a line as {@code name: value}
+     * (pseudo-headers first: {@code :status: 500}), a blank line, and the DATA frames' payloads one after another
+     * from {@code bodyFrom} on.
      */
-    public record Kept(String why, byte[] response, boolean whole) {
+    public record Kept(String why, byte[] response, boolean whole, int bodyFrom) {
+
+        /** The response's body: decoded from its HTTP/1.1 framing, or the bytes after an HTTP/2 header block. */
+        byte[] body() {
+            return bodyFrom < 0 ? ResponseParser.decode(response)
+                    : java.util.Arrays.copyOfRange(response, bodyFrom, response.length);
+        }
     }
 
     private final AtomicInteger offered = new AtomicInteger();
@@ -46,10 +57,18 @@ public final class WrongResponses {
 
     /** Keeps the response {@code parser} has just parsed (or failed to) when fewer than {@link #KEPT} are. */
     void offer(String why, ResponseParser parser) {
+        offer(why, w -> new Kept(w, parser.kept(), parser.keptWhole(), -1));
+    }
+
+    /**
+     * Keeps a response when fewer than {@link #KEPT} are: {@code copy} makes the kept copy from the why (only then,
+     * so that a flood of wrong responses copies three), for a client that holds its response otherwise than in a
+     * {@link ResponseParser} (HTTP/2's {@link H2Slot}).
+     */
+    void offer(String why, java.util.function.Function<String, Kept> copy) {
         if (offered.getAndIncrement() < KEPT) {
             // A malformed response's message quotes the server's bytes: a line of the note, not a page of it.
-            Kept k = new Kept(why.length() > 120 ? why.substring(0, 120) + "..." : why, parser.kept(),
-                    parser.keptWhole());
+            Kept k = copy.apply(why.length() > 120 ? why.substring(0, 120) + "..." : why);
             synchronized (kept) {
                 kept.add(k);
             }
@@ -65,7 +84,7 @@ public final class WrongResponses {
 
     /**
      * Writes each kept response to {@code out/wrong/NAME-K.http} as received, its body to {@code NAME-K.html} (the
-     * chunk framing removed), and the verified page to {@code NAME.expected.html} to compare them with; returns
+     * chunk framing or the HTTP/2 header fields removed), and the verified page to {@code NAME.expected.html} to compare them with; returns
      * what the row's note says about them, or "" when none was kept.
      */
     static String write(List<Kept> kept, Path out, String name, byte[] expected) throws IOException {
@@ -79,7 +98,7 @@ public final class WrongResponses {
             Kept k = kept.get(i);
             String file = name + "-" + (i + 1);
             core.AtomicFile.write(dir.resolve(file + ".http"), o -> o.write(k.response()));
-            byte[] body = ResponseParser.decode(k.response());
+            byte[] body = k.body();
             core.AtomicFile.write(dir.resolve(file + ".html"), o -> o.write(body));
             note.append(i == 0 ? "" : ", ").append(file).append(".http (").append(k.why());
             if (k.why().equals("wrong body")) {
