@@ -84,8 +84,8 @@ public final class WrongResponses {
 
     /**
      * Writes each kept response to {@code out/wrong/NAME-K.http} as received, its body to {@code NAME-K.html} (the
-     * chunk framing or the HTTP/2 header fields removed), and the verified page to {@code NAME.expected.html} to compare them with; returns
-     * what the row's note says about them, or "" when none was kept.
+     * chunk framing or the HTTP/2 header fields removed), and the verified page to {@code NAME.expected.html} to
+     * compare them with; returns what the row's note says about them, or "" when none was kept.
      */
     static String write(List<Kept> kept, Path out, String name, byte[] expected) throws IOException {
         if (kept.isEmpty()) {
