@@ -197,8 +197,8 @@ final class H2Connection extends Http2FrameAdapter {
                 if (s == null || s.streamId != stream.id()) {
                     return;
                 }
-                if (s.inFlight) {   // closed without its end: a stream error the codec answered
-                    failed(s);
+                if (s.inFlight) {   // closed without its end: a stream error the codec found and answered
+                    failed(s, "malformed: a stream error the client's HTTP/2 codec answered with RST_STREAM");
                 }
                 next(s, System.nanoTime());
                 if (!inRead && ready && channel.isActive()) {   // closed by a reset's write, not in a read

@@ -179,6 +179,31 @@ class H2ConnectionTest {
     }
 
     /**
+     * Frames that break HTTP/2's rules (more DATA than the content-length said): the client's codec resets the
+     * stream; an i/o error, kept with its header fields, as HTTP/1.1's generator keeps a malformed response.
+     */
+    @Test
+    void aStreamTheClientsCodecResetsAsMalformedIsAnIoErrorAndKept() throws Exception {
+        try (H2Server server = new H2Server(Http2Settings.defaultSettings(), st -> {
+            if (st.n % 3 == 0) {
+                st.headers(200, "text/plain", false, "content-length", "10").data(PAGE, true);
+            } else {
+                st.page(thirds(PAGE, false));
+            }
+        })) {
+            LoadGenerator.Result r = LoadGenerator.run(plan(server, 1, 4));
+            assertTrue(r.ioErrors() > 0 && r.requests() > 0, counts(r));
+            assertEquals(0, r.non2xx() + r.wrongBodies() + r.timeouts(), counts(r));
+            assertEquals(Math.min(WrongResponses.KEPT, r.ioErrors()), r.kept().size(), counts(r));
+            WrongResponses.Kept k = r.kept().get(0);
+            assertTrue(k.why().startsWith("malformed: "), k.why());
+            // The DATA frame that broke the rule is not delivered: nothing of the body arrived.
+            assertEquals(":status: 200\r\ncontent-type: text/plain\r\ncontent-length: 10\r\n\r\n",
+                    new String(k.response(), StandardCharsets.ISO_8859_1));
+        }
+    }
+
+    /**
      * A GOAWAY is HTTP/2's Connection: close. The server sends it on a connection's sixth stream, naming that stream
      * the last it processes, while it answers each stream 20 ms late: the streams up to it finish on the old
      * connection, those after it (the client had four in flight) are sent again on a new one, and nothing is an
@@ -303,9 +328,13 @@ class H2ConnectionTest {
      * what the server can send on it, each frame flushed at once (so a DATA frame goes out before a reset).
      */
     private record Stream(int n, int k, int id, ChannelHandlerContext ctx, Http2ConnectionHandler handler) {
-        Stream headers(int status, String type, boolean end) {
-            handler.encoder().writeHeaders(ctx, id, new DefaultHttp2Headers().status(String.valueOf(status))
-                    .set("content-type", type), 0, end, ctx.newPromise());
+        /** HEADERS with {@code status}, {@code type} and {@code more} header fields (name, value, ...). */
+        Stream headers(int status, String type, boolean end, String... more) {
+            Http2Headers headers = new DefaultHttp2Headers().status(String.valueOf(status)).set("content-type", type);
+            for (int i = 0; i < more.length; i += 2) {
+                headers.set(more[i], more[i + 1]);
+            }
+            handler.encoder().writeHeaders(ctx, id, headers, 0, end, ctx.newPromise());
             handler.flush(ctx);
             return this;
         }
