@@ -49,15 +49,25 @@ public final class Bench {
      * What to sweep. {@code rates} empty means the closed loop; {@code target} null means servers started by bench,
      * else the one combination is measured at that URL as it runs. {@code steady} null: the fixed {@code warmup};
      * else the adaptive one. {@code seed}: the shuffles' seed. {@code foreign}: a foreign app measured too (its
-     * task has no combination), or null. {@code protocol}: what the servers started here speak and the load
-     * generator uses (h1, h2c or h2); {@code streams}: HTTP/2 streams in flight per connection, a point each.
+     * task has no combination), or null. {@code protocols}: what the servers started here speak and the load
+     * generator uses (h1, h2c or h2), each combination in a server JVM of its own per protocol, the (combination,
+     * protocol) pairs shuffled together so that the protocols are compared interleaved, not one after the other;
+     * {@code streams}: HTTP/2 streams in flight per connection, a point each over HTTP/2 (over HTTP/1.1 one request
+     * at a time per connection, whatever the list).
      */
     public record Sweep(List<Combination> combinations, List<Page> pages, List<Integer> connections,
                         List<Double> rates, Duration warmup, LoadGenerator.Steady steady, Duration duration,
                         int repeat, long seed, Duration delay, DataSource.Timers timers, int loadThreads,
                         Path out, List<String> serverCpuPrefix, Map<String, Object> flags, boolean resume,
                         boolean jfr, URI target, ForeignApp foreign, HyperfoilDriver hyperfoil,
-                        core.Protocol protocol, List<Integer> streams) {
+                        List<core.Protocol> protocols, List<Integer> streams) {
+
+        public Sweep {
+            protocols = List.copyOf(new LinkedHashSet<>(protocols));
+            if (protocols.isEmpty()) {
+                throw new IllegalArgumentException("a sweep measures over at least one protocol");
+            }
+        }
 
         /** Over HTTP/1.1, one request at a time per connection. */
         public Sweep(List<Combination> combinations, List<Page> pages, List<Integer> connections,
@@ -67,7 +77,7 @@ public final class Bench {
                      boolean jfr, URI target, ForeignApp foreign, HyperfoilDriver hyperfoil) {
             this(combinations, pages, connections, rates, warmup, steady, duration, repeat, seed, delay, timers,
                     loadThreads, out, serverCpuPrefix, flags, resume, jfr, target, foreign, hyperfoil,
-                    core.Protocol.H1, List.of(1));
+                    List.of(core.Protocol.H1), List.of(1));
         }
 
         /** With PssrBench's own load generator. */
@@ -83,6 +93,16 @@ public final class Bench {
         /** The tool column of this sweep's rows: PssrBench's generator's or Hyperfoil's ({@code --driver}). */
         public String tool() {
             return hyperfoil == null ? PointRows.TOOL : records.HyperfoilImport.TOOL;
+        }
+
+        /** The streams per connection measured over {@code p}: HTTP/1.1 has one request in flight per connection. */
+        List<Integer> streams(core.Protocol p) {
+            return p.http2() ? streams : List.of(1);
+        }
+
+        /** Whether any point is measured over HTTP/2. */
+        boolean http2() {
+            return protocols.stream().anyMatch(core.Protocol::http2);
         }
     }
 
@@ -149,8 +169,12 @@ public final class Bench {
         check.cancel();
     }
 
-    /** One repetition of one combination: its points, pages in this repetition's order. */
-    record Task(int repetition, Combination combination, List<Point> points) {
+    /** One repetition of one combination over one protocol (a server JVM): its points, pages in this order. */
+    record Task(int repetition, Combination combination, core.Protocol protocol, List<Point> points) {
+    }
+
+    /** What one server JVM serves in a repetition: a combination (null: the foreign app) over a protocol. */
+    private record Unit(Combination combination, core.Protocol protocol) {
     }
 
     /**
@@ -165,18 +189,25 @@ public final class Bench {
             if (sweep.foreign() != null) {
                 combinations.add(null);   // the foreign app's task: shuffled among the combinations
             }
-            Collections.shuffle(combinations, order);
+            // Combination by combination, protocol by protocol: with one protocol the list (and so the order a seed
+            // gives) is the combinations' alone, as sweeps measured before --protocol took a list were ordered.
+            List<Unit> units = new ArrayList<>();
             for (Combination c : combinations) {
+                sweep.protocols().forEach(p -> units.add(new Unit(c, p)));
+            }
+            Collections.shuffle(units, order);
+            for (Unit unit : units) {
+                Combination c = unit.combination();
                 List<Page> pages = new ArrayList<>(sweep.pages());
                 Collections.shuffle(pages, order);
                 List<Point> points = new ArrayList<>();
                 for (Page page : pages) {
                     for (int connections : sweep.connections()) {
-                        for (int streams : sweep.streams()) {
+                        for (int streams : sweep.streams(unit.protocol())) {
                             for (double rate : sweep.rates().isEmpty() ? List.of(0.0) : sweep.rates()) {
                                 Point p = c == null ? Point.foreign(sweep.foreign().label(), page, connections, rate,
-                                        sweep.protocol(), streams)
-                                        : new Point(c, page, connections, rate, sweep.protocol(), streams);
+                                        unit.protocol(), streams)
+                                        : new Point(c, page, connections, rate, unit.protocol(), streams);
                                 if (!done.getOrDefault(PointRows.key(sweep.tool(), p), Set.of()).contains(rep)) {
                                     points.add(p);
                                 }
@@ -185,7 +216,7 @@ public final class Bench {
                     }
                 }
                 if (!points.isEmpty()) {
-                    tasks.add(new Task(rep, c, points));
+                    tasks.add(new Task(rep, c, unit.protocol(), points));
                 }
             }
         }
@@ -244,13 +275,16 @@ public final class Bench {
         Estimate estimate = Estimate.of(todo.stream().map(t -> new Estimate.Repetition(t.combination(),
                 t.points().size())).toList(), sweep.warmup(), sweep.steady(), sweep.duration(),
                 sweep.target() != null || sweep.foreign() != null);
-        console.printf(Locale.ROOT, "bench: %d combinations x %d repetitions, %d windows to measure: %s%n",
-                sweep.combinations().size() + (sweep.foreign() != null ? 1 : 0), sweep.repeat(), total, estimate.describe(sweep.steady()));
+        console.printf(Locale.ROOT, "bench: %d combinations x %d repetitions%s, %d windows to measure: %s%n",
+                sweep.combinations().size() + (sweep.foreign() != null ? 1 : 0), sweep.repeat(),
+                sweep.protocols().size() == 1 ? "" : " x " + sweep.protocols().size() + " protocols (" + String.join(
+                        ", ", sweep.protocols().stream().map(core.Protocol::id).toList()) + ", interleaved)",
+                total, estimate.describe(sweep.steady()));
         console.flush();
         int[] progress = {0};
         long started = System.nanoTime();
         var expected = Reference.renderAll(engines());
-        Map<Combination, String> verified = new HashMap<>();
+        Map<Unit, String> verified = new HashMap<>();   // once per combination and protocol
         for (Task task : todo) {
             if (stopped) {
                 break;
@@ -265,17 +299,21 @@ public final class Bench {
                 measureAll(task, sweep.target(), null, problem, expected, progress, total, started);
                 continue;
             }
-            if (!verified.containsKey(c)) {   // once per combination: the same jar and flags every repetition
-                String why = check.verify(c, sweep.protocol());
-                verified.put(c, why == null ? "" : why);
+            Unit unit = new Unit(c, task.protocol());
+            if (!verified.containsKey(unit)) {   // the same jar and flags every repetition
+                String why = check.verify(c, task.protocol());
+                verified.put(unit, why == null ? "" : why);
             }
             if (stopped) {
                 break;
             }
-            String unverified = verified.get(c).isEmpty() ? null : verified.get(c);
-            Path log = sweep.out().resolve("logs/" + Point.label(c) + ".rep" + task.repetition() + ".server.log");
+            String unverified = verified.get(unit).isEmpty() ? null : verified.get(unit);
+            // HTTP/1.1's log keeps the name it had before protocols; another protocol's says which.
+            String over = task.protocol() == core.Protocol.H1 ? "" : "." + task.protocol().id();
+            Path log = sweep.out().resolve("logs/" + Point.label(c) + over + ".rep" + task.repetition()
+                    + ".server.log");
             try (ServerProcess server = ServerProcess.start(core.ServeConfig.of(c, sweep.delay())
-                    .withTimers(sweep.timers()).withProtocol(sweep.protocol()), sweep.serverCpuPrefix(), log)) {
+                    .withTimers(sweep.timers()).withProtocol(task.protocol()), sweep.serverCpuPrefix(), log)) {
                 String problem = unverified != null ? unverified
                         : CombinationCheck.checkBytes(server.base(), server.tls(), expected);
                 measureAll(task, server.base(), server, problem, expected, progress, total, started);
@@ -418,9 +456,9 @@ public final class Bench {
                 + Math.round(sweep.steady().tolerance() * 100) + "%, at most " + Durations.format(sweep.steady().max()));
         more.put("duration", Durations.format(sweep.duration()));
         // What the load generator spoke (every row says it too) and, over HTTP/2, how: its windows above all.
-        more.put("protocol", sweep.protocol().id());
+        more.put("protocol", String.join(",", sweep.protocols().stream().map(core.Protocol::id).toList()));
         more.put("streams", sweep.streams());
-        if (sweep.protocol().http2()) {
+        if (sweep.http2()) {
             more.put("http2_client", H2Load.describe());
         }
         more.put("disturbed_when", "foreign CPU > " + Row.DISTURBED_FOREIGN_CPU + " cores or steal > "

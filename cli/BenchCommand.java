@@ -64,16 +64,17 @@ final class BenchCommand implements Callable<Integer> {
                     + " (default: ${DEFAULT-VALUE}).")
     List<Integer> connections;
 
-    @Option(names = "--protocol", paramLabel = "ID", defaultValue = Protocol.DEFAULT_TEXT,
-            description = "What the servers started here speak and the load generator uses: h1 (HTTP/1.1), h2c"
-                    + " (HTTP/2 in clear text by prior knowledge) or h2 (HTTP/2 over TLS by ALPN, trusting the"
-                    + " certificate bench made for the server); with --target, the server's port must speak it"
-                    + " (default: ${DEFAULT-VALUE}).")
-    String protocol;
+    @Option(names = "--protocol", split = ",", paramLabel = "ID", defaultValue = Protocol.DEFAULT_TEXT,
+            description = "What the servers started here speak and the load generator uses, a comma list of h1"
+                    + " (HTTP/1.1), h2c (HTTP/2 in clear text by prior knowledge) and h2 (HTTP/2 over TLS by ALPN,"
+                    + " trusting the certificate bench made for the server): each combination in a server JVM of its"
+                    + " own per protocol, the protocols interleaved in the shuffled order; with --target, the"
+                    + " server's port must speak each (default: ${DEFAULT-VALUE}).")
+    List<String> protocol;
 
     @Option(names = "--streams", split = ",", paramLabel = "N",
             description = "With --protocol=h2c or h2: HTTP/2 streams in flight on each connection, a point each"
-                    + " (default: 1).")
+                    + " over HTTP/2 (h1's points keep one request per connection; default: 1).")
     List<Integer> streams = List.of(1);
 
     @Option(names = "--rate", split = ",", paramLabel = "REQ_PER_S",
@@ -204,7 +205,7 @@ final class BenchCommand implements Callable<Integer> {
         if (!driver.equals("pssrbench") && !driver.equals("hyperfoil")) {
             throw new UsageException("--driver takes pssrbench or hyperfoil.");
         }
-        Protocol over = BenchProtocols.check(Protocol.byId(protocol), streams, Cli.given(spec, "--streams"),
+        List<Protocol> over = BenchProtocols.check(protocol.stream().map(Protocol::byId).distinct().toList(), streams, Cli.given(spec, "--streams"),
                 driver.equals("hyperfoil"), selection.target != null);
         if (export != null && !driver.equals("hyperfoil")) {
             throw new UsageException("--export writes Hyperfoil benchmarks: add --driver=hyperfoil.");

@@ -19,23 +19,31 @@ final class BenchProtocols {
     }
 
     /**
-     * --protocol ({@code p}) and --streams checked against each other, the driver and --target (before anything is
-     * asked of a server): the protocol to measure over. {@code streamsGiven}: whether the user wrote --streams.
+     * --protocol's list ({@code asked}) and --streams checked against each other, the driver and --target (before
+     * anything is asked of a server): the protocols to measure over. {@code streamsGiven}: whether the user wrote
+     * --streams.
      */
-    static Protocol check(Protocol p, List<Integer> streams, boolean streamsGiven, boolean hyperfoil,
-                          boolean target) {
-        if (p == Protocol.H1S) {
-            throw new UsageException("--protocol takes h1, h2c or h2 for bench: its load generator does not speak"
-                    + " HTTP/1.1 over TLS (h1s).");
+    static List<Protocol> check(List<Protocol> asked, List<Integer> streams, boolean streamsGiven, boolean hyperfoil,
+                                boolean target) {
+        for (Protocol p : asked) {
+            check(p, hyperfoil, target);
         }
         // At most 1000: a bound on the slots the generator keeps (connections x streams); a server that allows a
         // connection fewer (its SETTINGS_MAX_CONCURRENT_STREAMS) fails the point in a sentence of its own.
         if (streams.stream().anyMatch(n -> n < 1 || n > MAX_STREAMS)) {
             throw new UsageException("--streams takes whole numbers from 1 to " + MAX_STREAMS + ".");
         }
-        if (streamsGiven && !p.http2()) {
+        if (streamsGiven && asked.stream().noneMatch(Protocol::http2)) {
             throw new UsageException("--streams sets the HTTP/2 streams in flight per connection: it needs"
                     + " --protocol=h2c or h2.");
+        }
+        return asked;
+    }
+
+    private static void check(Protocol p, boolean hyperfoil, boolean target) {
+        if (p == Protocol.H1S) {
+            throw new UsageException("--protocol takes h1, h2c or h2 for bench: its load generator does not speak"
+                    + " HTTP/1.1 over TLS (h1s).");
         }
         if (hyperfoil && p != Protocol.H1) {
             throw new UsageException("--driver=hyperfoil measures over HTTP/1.1 only: leave out --protocol, or use"
@@ -45,11 +53,16 @@ final class BenchProtocols {
             throw new UsageException("--protocol=" + p.id() + " measures servers that bench starts: over TLS it"
                     + " trusts only the certificate it made for them, and --target takes http:// URLs.");
         }
-        return p;
     }
 
     /** Every selected server must speak the protocol, as serve requires: refused as serve refuses it. */
-    static void spokenBy(List<Combination> chosen, Protocol p) {
+    static void spokenBy(List<Combination> chosen, List<Protocol> over) {
+        for (Protocol p : over) {
+            spokenBy(chosen, p);
+        }
+    }
+
+    private static void spokenBy(List<Combination> chosen, Protocol p) {
         for (Combination c : chosen) {
             if (!c.server().protocols().contains(p)) {
                 throw new UsageException("--protocol=" + p.id() + " is not available with server " + c.server().id()
@@ -64,7 +77,11 @@ final class BenchProtocols {
      * A running PssrBench serve must speak the protocol on its port, as its /info.json says: HTTP/1.1 is offered
      * beside h2c, so h1 is measurable on either; one that does not say is taken on trust, as its combination is.
      */
-    static void spokenBy(Target running, Protocol p) {
+    static void spokenBy(Target running, List<Protocol> over) {
+        over.forEach(p -> spokenBy(running, p));
+    }
+
+    private static void spokenBy(Target running, Protocol p) {
         if (running.config() == null || p == Protocol.H1) {
             return;
         }

@@ -25,7 +25,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Short real sweeps through the packaged jar, as users run bench: a server JVM per combination, verified, measured,
- * its resources read over JMX, a report written; Ctrl-C keeps finished points and --resume measures the rest.
+ * its resources read over JMX, a report written. Ctrl-C and --resume are InterruptIT's (a stop at every moment of a
+ * sweep, resumed to a complete folder) and BenchPlanTest's (a resume plans only the missing repetitions): a third
+ * run of the same here cost a minute of CI.
  */
 class BenchIT {
 
@@ -138,47 +140,6 @@ class BenchIT {
         assertTrue(html.text().contains("raw (baseline)"), "the baseline is named in the charts");
     }
 
-    @Test
-    void ctrlCKeepsFinishedRepetitionsAndResumeMeasuresTheRest(@TempDir Path out) throws Exception {
-        Process p = bench(out, "--connections=1,2", "--repeat=2").start();
-        CompletableFuture<String> stdout = CompletableFuture.supplyAsync(() -> read(p.getInputStream()));
-        CompletableFuture<String> stderr = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
-        Path runsCsv = out.resolve("runs.csv");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (!(Files.exists(runsCsv) && Files.readAllLines(runsCsv).size() >= 2)) {   // a first window is written
-            assertTrue(System.nanoTime() < deadline && p.isAlive(), "a first window within 2 minutes");
-            Thread.sleep(50);
-        }
-        List<ProcessHandle> children = p.descendants().toList();
-        assertFalse(children.isEmpty(), "the server runs in a JVM of its own");
-        p.toHandle().destroy();   // SIGTERM, handled as Ctrl-C (SIGINT) is; Process.destroy() would close the pipes
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(130, p.exitValue(), stdout.get() + stderr.get());
-        assertTrue(stderr.get().startsWith("pssrbench: stopped") && stderr.get().contains("--resume"),
-                "says in one sentence on stderr how to continue: " + stderr.get());
-        for (ProcessHandle child : children) {
-            assertTrue(child.onExit().get(30, TimeUnit.SECONDS) != null && !child.isAlive(), "no server left");
-        }
-        List<Row> before = Summary.read(runsCsv);
-        int kept = before.size();
-        int done = new HashSet<>(before.stream().map(r -> r.pointKey() + " " + r.repetition()).toList()).size();
-        assertTrue(done >= 1 && done < 8, "finished windows kept, the rest not measured: " + before);
-
-        Done refused = finish(bench(out, "--connections=1,2", "--repeat=2").start());
-        assertEquals(2, refused.code(), "a folder that holds a sweep is not overwritten: " + refused.err());
-
-        Done resumed = finish(bench(out, "--connections=1,2", "--repeat=2", "--resume").start());
-        assertEquals(0, resumed.code(), resumed.out() + resumed.err());
-        assertTrue(resumed.out().contains(kept + " measured windows kept, " + (8 - done) + " to measure"),
-                resumed.out());
-        List<Row> runs = Summary.read(runsCsv);
-        assertEquals(8, new HashSet<>(runs.stream().map(r -> r.pointKey() + r.repetition()).toList()).size(),
-                "every point's two repetitions, each once (a disturbed one may have a second attempt): " + runs);
-        List<Row> rows = Summary.read(out.resolve("summary.csv"));
-        assertEquals(4, rows.size(), "raw and jstachio at 2 connection counts");
-        assertTrue(rows.stream().allMatch(r -> r.spread() != null && r.spread().n() == 2), rows.toString());
-        assertTrue(Files.readString(out.resolve("provenance.json")).contains("\"later_runs\""), "the resumed run's record");
-    }
 
     /** A folder from before repetitions has no runs.csv to go on from: resuming it is refused, nothing measured. */
     @Test

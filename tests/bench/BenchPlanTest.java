@@ -77,7 +77,7 @@ class BenchPlanTest {
         Bench.Sweep plain = sweep(7, 2);
         Bench.Sweep s = new Bench.Sweep(plain.combinations().subList(0, 1), plain.pages(), plain.connections(),
                 plain.rates(), plain.warmup(), plain.steady(), plain.duration(), 2, 7, plain.delay(), plain.timers(),
-                1, plain.out(), List.of(), Map.of(), false, false, null, null, null, core.Protocol.H2C, List.of(1, 16));
+                1, plain.out(), List.of(), Map.of(), false, false, null, null, null, List.of(core.Protocol.H2C), List.of(1, 16));
         var tasks = Bench.plan(s, Map.of());
         tasks.forEach(t -> assertEquals(2 * 2 * 2, t.points().size(), "2 pages x 2 connection counts x 2 streams"));
         Combination c = s.combinations().get(0);
@@ -91,6 +91,51 @@ class BenchPlanTest {
         Point measured = new Point(c, Page.PRESENTATIONS, 1, 0, core.Protocol.H2C, 16);
         assertEquals(2 * 8 - 1, Bench.plan(s, Map.of(PointRows.key(measured), Set.of(2))).stream()
                 .mapToInt(t -> t.points().size()).sum(), "its own repetition is");
+    }
+
+    /**
+     * Several protocols: a server JVM per combination and protocol, the pairs shuffled together in each repetition
+     * (so that no protocol is measured all before another), HTTP/2's points at each streams count and HTTP/1.1's at
+     * one request per connection; one protocol keeps the order sweeps had before --protocol took a list.
+     */
+    @Test
+    void protocolsAreInterleavedAServerJvmEachAndHttp1KeepsOneStream() {
+        Bench.Sweep plain = sweep(11, 4);
+        List<core.Protocol> three = List.of(core.Protocol.H1, core.Protocol.H2C, core.Protocol.H2);
+        Bench.Sweep s = new Bench.Sweep(plain.combinations().subList(0, 2), plain.pages(), plain.connections(),
+                plain.rates(), plain.warmup(), plain.steady(), plain.duration(), 4, 11, plain.delay(), plain.timers(),
+                1, plain.out(), List.of(), Map.of(), false, false, null, null, null, three, List.of(16));
+        var tasks = Bench.plan(s, Map.of());
+        assertEquals(4 * 2 * 3, tasks.size(), "a JVM per repetition, combination and protocol");
+        for (var t : tasks) {
+            assertEquals(4, t.points().size(), "2 pages x 2 connection counts x one streams count");
+            t.points().forEach(p -> {
+                assertEquals(t.protocol(), p.protocol());
+                assertEquals(t.protocol().http2() ? 16 : 1, p.streams(), p.name());
+            });
+        }
+        boolean interleaved = false;
+        for (int rep = 1; rep <= 4; rep++) {
+            int r = rep;
+            List<core.Protocol> in = tasks.stream().filter(t -> t.repetition() == r).map(t -> t.protocol()).toList();
+            assertEquals(6, in.size());
+            // not merely each protocol's JVMs one after the other in the list's order
+            List<core.Protocol> blocks = new ArrayList<>();
+            in.forEach(p -> {
+                if (blocks.isEmpty() || blocks.get(blocks.size() - 1) != p) {
+                    blocks.add(p);
+                }
+            });
+            interleaved |= blocks.size() > 3;
+        }
+        assertTrue(interleaved, "protocols interleaved within a repetition: " + order(tasks));
+
+        Bench.Sweep one = new Bench.Sweep(plain.combinations(), plain.pages(), plain.connections(), plain.rates(),
+                plain.warmup(), plain.steady(), plain.duration(), 4, 11, plain.delay(), plain.timers(), 1,
+                plain.out(), List.of(), Map.of(), false, false, null, null, null, List.of(core.Protocol.H1),
+                List.of(1));
+        assertEquals(order(Bench.plan(plain, Map.of())), order(Bench.plan(one, Map.of())),
+                "one protocol: the order a seed gave before");
     }
 
     /** A foreign app is one more task per repetition, without a combination, its points named by its label. */

@@ -91,6 +91,12 @@ public class CliTest {
         refused("--protocol must be one of h1, h1s, h2c, h2, not h3", "bench", "--protocol=h3");
         refused("--protocol takes h1, h2c or h2 for bench: its load generator does not speak HTTP/1.1 over TLS (h1s)",
                 "bench", "--protocol=h1s");
+        refused("--protocol takes h1, h2c or h2 for bench: its load generator does not speak HTTP/1.1 over TLS (h1s)",
+                "bench", "--protocol=h1,h2c,h1s");
+        refused("--streams sets the HTTP/2 streams in flight per connection: it needs --protocol=h2c or h2",
+                "bench", "--protocol=h1,h1", "--streams=8");
+        refused("--protocol=h2c is not available with server jdk, which speaks h1; the servers that speak it: ",
+                "bench", "--server=jdk", "--protocol=h1,h2c");
         refused("--streams sets the HTTP/2 streams in flight per connection: it needs --protocol=h2c or h2",
                 "bench", "--streams=8");
         refused("--streams takes whole numbers from 1 to 1000", "bench", "--protocol=h2c", "--streams=0");
