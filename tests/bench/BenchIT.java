@@ -1,6 +1,7 @@
 package bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import records.Repetitions;
 import records.Row;
 import records.Summary;
 import org.jsoup.Jsoup;
@@ -16,6 +17,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -160,9 +163,14 @@ class BenchIT {
             assertTrue(child.onExit().get(30, TimeUnit.SECONDS) != null && !child.isAlive(), "no server left");
         }
         List<Row> before = Summary.read(runsCsv);
-        int kept = before.size();
-        int done = new HashSet<>(before.stream().map(r -> r.pointKey() + " " + r.repetition()).toList()).size();
-        assertTrue(done >= 1 && done < 8, "finished windows kept, the rest not measured: " + before);
+        int measured = new HashSet<>(before.stream().map(r -> r.pointKey() + " " + r.repetition()).toList()).size();
+        assertTrue(measured >= 1 && measured < 8, "finished windows kept, the rest not measured: " + before);
+        // What --resume keeps: the repetitions whose window is valid and undisturbed (a busy machine may leave one
+        // disturbed in every attempt, and that one is measured again).
+        Map<String, Set<Integer>> settled = Repetitions.settled(before);
+        int kept = (int) before.stream().filter(r -> settled.get(r.pointKey()).contains(Repetitions.repetition(r)))
+                .count();
+        int done = settled.values().stream().mapToInt(Set::size).sum();
 
         Done refused = finish(bench(out, "--connections=1,2", "--repeat=2").start());
         assertEquals(2, refused.code(), "a folder that holds a sweep is not overwritten: " + refused.err());
@@ -178,6 +186,33 @@ class BenchIT {
         assertEquals(4, rows.size(), "raw and jstachio at 2 connection counts");
         assertTrue(rows.stream().allMatch(r -> r.spread() != null && r.spread().n() == 2), rows.toString());
         assertTrue(Files.readString(out.resolve("provenance.json")).contains("\"later_runs\""), "the resumed run's record");
+
+        // A window that was not valid (as if its server had failed) is measured again by the next --resume: the new
+        // window stands for its repetition, the earlier one moves to runs-replaced.csv unchanged.
+        Row first = runs.get(0);
+        Row failed = Row.builder(first.tool(), first.server(), first.engine(), first.mode(), first.page(),
+                        first.connections(), 0).transport(first.protocol(), first.streams())
+                .failed("the server failed (a test's stand-in)").build().withRepetition(first.repetition());
+        List<Row> tampered = new ArrayList<>(List.of(failed));   // in place of every attempt at that repetition
+        runs.stream().filter(r -> !(r.pointKey().equals(first.pointKey()) && r.repetition().equals(first.repetition())))
+                .forEach(tampered::add);
+        Summary.write(runsCsv, tampered);
+        Map<String, Set<Integer>> settledNow = Repetitions.settled(tampered);
+        int again = 8 - settledNow.values().stream().mapToInt(Set::size).sum();
+        assertTrue(again >= 1, "the failed window's repetition at least: " + tampered);
+        Done fixed = finish(bench(out, "--connections=1,2", "--repeat=2", "--resume").start());
+        assertEquals(0, fixed.code(), fixed.out() + fixed.err());
+        assertTrue(fixed.out().contains(again + " to measure, " + again + " of them again ("), fixed.out());
+        List<Row> replaced = Summary.read(out.resolve(Repetitions.REPLACED_FILE));
+        assertTrue(replaced.contains(failed), "the failed window kept apart: " + replaced);
+        List<Row> after = Summary.read(runsCsv);
+        assertFalse(after.contains(failed), "and not in runs.csv: " + after);
+        assertEquals(8, new HashSet<>(after.stream().map(r -> r.pointKey() + r.repetition()).toList()).size(),
+                after.toString());
+        List<Row> points = Summary.read(out.resolve("summary.csv"));
+        assertEquals(4, points.size(), points.toString());
+        assertTrue(points.stream().filter(Row::valid).allMatch(r -> r.spread().n() == 2),
+                "two repetitions per point, each once: " + points);
     }
 
     /** A folder from before repetitions has no runs.csv to go on from: resuming it is refused, nothing measured. */
