@@ -285,7 +285,8 @@ public final class Bench {
                 }
             }
         }
-        Provenance.finish(sweep.out(), Map.of("stopped", stopped, "windows_measured", added));
+        Provenance.finish(sweep.out(), Map.of("stopped", stopped, "windows_measured", added, "windows_replaced",
+                runs.moved()));
         if (rows.isEmpty()) {   // stopped before a first window: no figure, so no table or report
             if (!stopped) {
                 console.println("bench: no window was measured.");

@@ -35,6 +35,8 @@ final class RunsFile {
     private final List<Row> runs = new ArrayList<>();
     /** runs-replaced.csv's rows: counted only, so that a window measured again never takes an earlier one's name. */
     private final List<Row> replaced = new ArrayList<>();
+    /** How many windows this run moved to runs-replaced.csv. */
+    private int moved;
     /** Per repetition ({@link #slot}) not settled by the windows read: those windows, and why it is not settled. */
     private final Map<String, Unsettled> unsettled = new LinkedHashMap<>();
 
@@ -121,11 +123,17 @@ final class RunsFile {
         for (Row r : earlier.windows()) {
             Summary.append(replacedFile, r);
             replaced.add(r);
+            moved++;
         }
         // By identity: a row equal to another (two failed windows of one point) is still a window of its own.
         runs.removeIf(r -> earlier.windows().stream().anyMatch(e -> e == r));
         runs.add(run);
         Summary.write(file, runs);
+    }
+
+    /** How many earlier windows this run has moved to runs-replaced.csv: its provenance record's. */
+    int moved() {
+        return moved;
     }
 
     /**
