@@ -194,6 +194,12 @@ public final class Bench {
         return tasks;
     }
 
+    /** Every window of the plan, by point key and repetition. */
+    private List<RunsFile.Planned> planned(List<Task> todo) {
+        return todo.stream().flatMap(t -> t.points().stream().map(p -> new RunsFile.Planned(
+                PointRows.key(sweep.tool(), p), t.repetition()))).toList();
+    }
+
     /**
      * Runs the sweep; returns the number of points that are not valid (failed verification included), or -1 when
      * it was stopped before the end.
@@ -238,7 +244,7 @@ public final class Bench {
         List<Task> todo = plan(sweep, runs.settled());
         int total = todo.stream().mapToInt(t -> t.points().size()).sum();
         if (earlier) {
-            console.println("bench: resuming in " + sweep.out() + ": " + runs.resuming(todo, sweep.tool()));
+            console.println("bench: resuming in " + sweep.out() + ": " + runs.resuming(planned(todo)));
         }
         Estimate estimate = Estimate.of(todo.stream().map(t -> new Estimate.Repetition(t.combination(),
                 t.points().size())).toList(), sweep.warmup(), sweep.steady(), sweep.duration(),

@@ -43,6 +43,10 @@ final class RunsFile {
     private record Unsettled(List<Row> windows, String why) {
     }
 
+    /** A window to measure: which point ({@link Row#pointKey}) and repetition. */
+    record Planned(String pointKey, int repetition) {
+    }
+
     /** runs.csv and runs-replaced.csv in {@code folder}, empty until {@link #load}. */
     RunsFile(Path folder) {
         this.file = folder.resolve(Repetitions.FILE);
@@ -140,27 +144,22 @@ final class RunsFile {
      * What a resumed sweep keeps and measures, for the console: the windows kept, the windows to measure and how
      * many of those measure again a repetition whose recorded window was not valid or was disturbed.
      */
-    String resuming(List<Bench.Task> todo, String tool) {
+    String resuming(List<Planned> todo) {
         int kept = runs.size();
-        int total = 0;
         int invalid = 0;
         int disturbed = 0;
-        for (Bench.Task t : todo) {
-            for (Point p : t.points()) {
-                total++;
-                String key = PointRows.key(tool, p);
-                String why = measuredAgain(key, t.repetition());
-                if (why != null) {
-                    kept -= windows(key, t.repetition());
-                    if (why.equals(Repetitions.DISTURBED)) {
-                        disturbed++;
-                    } else {
-                        invalid++;
-                    }
+        for (Planned p : todo) {
+            String why = measuredAgain(p.pointKey(), p.repetition());
+            if (why != null) {
+                kept -= windows(p.pointKey(), p.repetition());
+                if (why.equals(Repetitions.DISTURBED)) {
+                    disturbed++;
+                } else {
+                    invalid++;
                 }
             }
         }
-        return String.format(Locale.ROOT, "%d measured windows kept, %d to measure, %s", kept, total,
+        return String.format(Locale.ROOT, "%d measured windows kept, %d to measure, %s", kept, todo.size(),
                 invalid + disturbed == 0 ? "none of them again" : String.format(Locale.ROOT, "%d of them again"
                         + " (%d not valid, %d disturbed; their earlier windows move to %s as each is measured)",
                         invalid + disturbed, invalid, disturbed, Repetitions.REPLACED_FILE));

@@ -147,7 +147,7 @@ class RunsFileTest {
         assertEquals(List.of(P), tasks.get(0).points());
         assertEquals("1 measured windows kept, 1 to measure, 1 of them again (1 not valid, 0 disturbed; their"
                         + " earlier windows move to runs-replaced.csv as each is measured)",
-                runs.resuming(tasks, PointRows.TOOL));
+                runs.resuming(List.of(new RunsFile.Planned(KEY, 2))));
 
         Row again = window(2, 1100, 0);
         runs.record(again);
