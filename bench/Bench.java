@@ -37,8 +37,9 @@ import java.util.Set;
  * of its own (verified once, before its first repetition), the combinations and pages in an order shuffled anew for
  * each repetition from a recorded seed, so that drift and a neighbour's load spread over all of them instead of
  * landing on one. Each measured window is a row of {@code runs.csv} as soon as it ends (an interrupted sweep keeps
- * it, and {@code --resume} measures only the repetitions missing); {@code summary.csv} is rewritten from runs.csv
- * after each, one row per point: medians and intervals ({@link Repetitions}). A window that the rest of the machine
+ * it, and {@code --resume} measures the repetitions missing and again those whose window was not valid or disturbed,
+ * {@link RunsFile}); {@code summary.csv} is rewritten from runs.csv after each, one row per point: medians and
+ * intervals ({@link Repetitions}). A window that the rest of the machine
  * disturbed is measured again, at most {@link #ATTEMPTS} times in all. This class is the sweep (which points, in
  * what order, what is already done, the estimate, the table); a combination's checks are {@link CombinationCheck}'s,
  * a point's measurement {@link PointMeasurement}'s.
@@ -111,7 +112,7 @@ public final class Bench {
 
     private final Sweep sweep;
     private final PrintWriter console;
-    private final List<Row> runs = new ArrayList<>();
+    private final RunsFile runs;
     private final List<Row> others = new ArrayList<>();
     private List<Row> rows = List.of();
     /** The ids of the selection's baseline engines: whose throughput is every point's ceiling. */
@@ -133,6 +134,7 @@ public final class Bench {
         this.measurement = new PointMeasurement(sweep.warmup(), sweep.steady(), sweep.duration(), sweep.loadThreads(),
                 sweep.jfr(), sweep.out(), sweep.hyperfoil());
         this.check = new CombinationCheck(sweep.out().resolve("logs"), () -> stopped);
+        this.runs = new RunsFile(sweep.out());
     }
 
     /**
@@ -223,6 +225,12 @@ public final class Bench {
         return tasks;
     }
 
+    /** Every window of the plan, by point key and repetition. */
+    private List<RunsFile.Planned> planned(List<Task> todo) {
+        return todo.stream().flatMap(t -> t.points().stream().map(p -> new RunsFile.Planned(
+                PointRows.key(sweep.tool(), p), t.repetition()))).toList();
+    }
+
     /**
      * Runs the sweep; returns the number of points that are not valid (failed verification included), or -1 when
      * it was stopped before the end.
@@ -238,11 +246,11 @@ public final class Bench {
                     + " another --out.");
         }
         if (earlier) {
-            runs.addAll(Repetitions.read(runsCsv));
+            runs.load();
             // bench's drivers (pssrbench, hyperfoil) keep their repetitions in runs.csv, whose summary is rewritten
             // from them; rows of a tool that has none there (wrk, an import) stay as they are.
             Set<String> repeated = new java.util.HashSet<>();
-            runs.forEach(r -> repeated.add(r.tool()));
+            runs.rows().forEach(r -> repeated.add(r.tool()));
             if (Files.exists(csv)) {
                 for (Row row : Summary.read(csv)) {
                     if (repeated.contains(row.tool())) {
@@ -257,8 +265,6 @@ public final class Bench {
                 }
             }
         }
-        Map<String, Set<Integer>> done = Repetitions.done(runs);
-        int keptBefore = runs.size();
         Files.createDirectories(sweep.out().resolve("hgrm"));
         Files.createDirectories(sweep.out().resolve("logs"));
         if (sweep.jfr()) {
@@ -266,11 +272,10 @@ public final class Bench {
         }
         writeProvenance();
 
-        List<Task> todo = plan(sweep, done);
+        List<Task> todo = plan(sweep, runs.settled());
         int total = todo.stream().mapToInt(t -> t.points().size()).sum();
         if (earlier) {
-            console.printf(Locale.ROOT, "bench: resuming in %s: %d measured windows kept, %d to measure%n",
-                    sweep.out(), runs.size(), total);
+            console.println("bench: resuming in " + sweep.out() + ": " + runs.resuming(planned(todo)));
         }
         Estimate estimate = Estimate.of(todo.stream().map(t -> new Estimate.Repetition(t.combination(),
                 t.points().size())).toList(), sweep.warmup(), sweep.steady(), sweep.duration(),
@@ -310,8 +315,8 @@ public final class Bench {
             String unverified = verified.get(unit).isEmpty() ? null : verified.get(unit);
             // HTTP/1.1's log keeps the name it had before protocols; another protocol's says which.
             String over = task.protocol() == core.Protocol.H1 ? "" : "." + task.protocol().id();
-            Path log = sweep.out().resolve("logs/" + Point.label(c) + over + ".rep" + task.repetition()
-                    + ".server.log");
+            Path log = unused(sweep.out().resolve("logs"), Point.label(c) + over + ".rep" + task.repetition(),
+                    ".server.log");
             try (ServerProcess server = ServerProcess.start(core.ServeConfig.of(c, sweep.delay())
                     .withTimers(sweep.timers()).withProtocol(task.protocol()), sweep.serverCpuPrefix(), log)) {
                 String problem = unverified != null ? unverified
@@ -324,8 +329,8 @@ public final class Bench {
                 }
             }
         }
-        added = runs.size() - keptBefore;
-        Provenance.finish(sweep.out(), Map.of("stopped", stopped, "windows_measured", added));
+        Provenance.finish(sweep.out(), Map.of("stopped", stopped, "windows_measured", added, "windows_replaced",
+                runs.moved()));
         if (rows.isEmpty()) {   // stopped before a first window: no figure, so no table or report
             if (!stopped) {
                 console.println("bench: no window was measured.");
@@ -346,9 +351,10 @@ public final class Bench {
      * stopped before its first window is resumed as well: its provenance record holds its settings.
      */
     public String stoppedSentence() {
-        String kept = runs.isEmpty() ? "stopped before a first window" : "stopped; " + runs.size()
+        int kept = runs.rows().size();
+        String what = kept == 0 ? "stopped before a first window" : "stopped; " + kept
                 + " measured windows kept in " + sweep.out();
-        return kept + "; measure " + (runs.isEmpty() ? "it" : "the rest") + " with the same flags and --resume --out="
+        return what + "; measure " + (kept == 0 ? "it" : "the rest") + " with the same flags and --resume --out="
                 + sweep.out() + ".";
     }
 
@@ -369,8 +375,11 @@ public final class Bench {
             double floor = floors.computeIfAbsent(p.page(), page -> PointMeasurement.sourceFloor(server, page));
             // A foreign app's own body is its ForeignApp's; PssrBench's, every engine's rendering.
             byte[] body = p.app() != null ? null : expected.get(p.page()).values().iterator().next();
+            // A repetition measured again (--resume) numbers its windows on from its earlier ones': their files stay.
+            int before = runs.windowsEver(PointRows.key(sweep.tool(), p), task.repetition());
             for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-                String name = p.name() + "-rep" + task.repetition() + (attempt > 1 ? "-try" + attempt : "");
+                int window = before + attempt;
+                String name = p.name() + "-rep" + task.repetition() + (window > 1 ? "-try" + window : "");
                 Row row = p.app() != null ? measurement.measure(sweep.foreign(), p, () -> stopped, name)
                         : measurement.measure(base, server, p, body, floor, () -> stopped, name);
                 if (stopped) {
@@ -392,9 +401,9 @@ public final class Bench {
     /** A measured window into runs.csv, and summary.csv and summary.json rewritten from all of them. */
     private void record(Row measured, int repetition) throws IOException {
         Row run = measured.withRepetition(repetition);
-        runs.add(run);
-        Summary.append(sweep.out().resolve(Repetitions.FILE), run);
-        List<Row> points = Repetitions.summarize(runs);
+        runs.record(run);
+        added++;
+        List<Row> points = Repetitions.summarize(runs.rows());
         PointRows.Ceilings ceilings = new PointRows.Ceilings(baselines);
         points.forEach(ceilings::note);   // every baseline first: a point's ceiling may have been measured after it
         List<Row> all = new ArrayList<>(others);
@@ -440,6 +449,18 @@ public final class Bench {
                 + "repetition was disturbed)");
         console.println("bench: results in " + sweep.out().toAbsolutePath());
         console.flush();
+    }
+
+    /**
+     * {@code dir/stem + ext}, or, when that file exists (a server log of a repetition measured again, or of one a
+     * stopped sweep began), {@code dir/stem-2 + ext} and so on: an earlier window's log is not overwritten.
+     */
+    static Path unused(Path dir, String stem, String ext) {
+        Path file = dir.resolve(stem + ext);
+        for (int n = 2; Files.exists(file); n++) {
+            file = dir.resolve(stem + "-" + n + ext);
+        }
+        return file;
     }
 
     /** This sweep's record in provenance.json (a resumed sweep adds its own: the machine may have changed). */

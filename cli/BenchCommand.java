@@ -138,8 +138,9 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", description = "Results folder (default: results/<UTC timestamp>).")
     Path out;
 
-    @Option(names = "--resume", description = "Continue the interrupted sweep in --out: measure only the points"
-            + " its summary.csv does not hold yet.")
+    @Option(names = "--resume", description = "Continue the sweep in --out: measure the repetitions its runs.csv"
+            + " does not hold yet, and again those whose window was not valid or disturbed (the earlier windows move"
+            + " to runs-replaced.csv).")
     boolean resume;
 
     @Option(names = "--jfr", description = "Keep a JFR recording (JDK 'default' settings) of the server per point,"

@@ -21,12 +21,24 @@ import java.util.stream.Collectors;
  *
  * <p>A repetition measured more than once (its window was disturbed, and bench measured it again) stands in the
  * summary by its last undisturbed attempt, or by its last attempt if every one was disturbed; the others stay in
- * runs.csv. A point is valid only when every repetition it uses is: a repetition with errors is not outvoted.
+ * runs.csv. A point is valid only when every repetition it uses is: a repetition with errors is not outvoted. A
+ * repetition that such a window stands for (not valid, or disturbed) is not settled ({@link #unsettled}): bench's
+ * {@code --resume} measures it again and moves its earlier windows to {@link #REPLACED_FILE}.
  */
 public final class Repetitions {
 
     /** The raw rows: every repetition (and every attempt at one) of every point, in the order measured. */
     public static final String FILE = "runs.csv";
+
+    /**
+     * The windows of the repetitions that bench's {@code --resume} measured again (not valid, or disturbed), moved
+     * from runs.csv unchanged (the same columns), so that runs.csv holds one measurement of each repetition.
+     */
+    public static final String REPLACED_FILE = "runs-replaced.csv";
+
+    /** {@link #unsettled}'s reasons. */
+    public static final String NOT_VALID = "not valid";
+    public static final String DISTURBED = "disturbed";
 
     private Repetitions() {
     }
@@ -56,7 +68,7 @@ public final class Repetitions {
     public static List<Row> used(List<Row> attempts) {
         Map<Integer, Row> chosen = new TreeMap<>();
         for (Row r : attempts) {
-            int rep = r.repetition() == null ? 1 : r.repetition();
+            int rep = repetition(r);
             Row before = chosen.get(rep);
             if (before == null || !Boolean.TRUE.equals(r.disturbed()) || Boolean.TRUE.equals(before.disturbed())) {
                 chosen.put(rep, r);
@@ -169,9 +181,31 @@ public final class Repetitions {
         return String.format(Locale.ROOT, m >= 100 ? "%.0f ±%.0f" : "%.2f ±%.2f", m, half);
     }
 
-    /** The points already measured enough: per point key, the repetitions that have a row in runs. */
-    public static Map<String, java.util.Set<Integer>> done(List<Row> runs) {
-        return runs.stream().collect(Collectors.groupingBy(Row::pointKey, LinkedHashMap::new,
-                Collectors.mapping(r -> r.repetition() == null ? 1 : r.repetition(), Collectors.toSet())));
+    /** Which repetition of its point a run's row is (1 where the column is empty). */
+    public static int repetition(Row run) {
+        return run.repetition() == null ? 1 : run.repetition();
+    }
+
+    /**
+     * Why the window that stands for a repetition ({@link #used}) does not settle it, so that bench's
+     * {@code --resume} measures that repetition again: "not valid" ({@link Row#valid}, from the one rule
+     * {@link Row#invalidReason}; a server that failed and a failed verification are such rows too) or "disturbed"
+     * ({@link Row#disturbs}: every attempt at it was); null when it settles it. The cause may have gone since (a
+     * fixed jar, a quiet machine), and a row kept would decide its point, as {@link #summarize} lets one invalid
+     * repetition make the point invalid.
+     */
+    public static String unsettled(Row standing) {
+        return !standing.valid() ? NOT_VALID : Boolean.TRUE.equals(standing.disturbed()) ? DISTURBED : null;
+    }
+
+    /**
+     * Per point key, the repetitions measured for good: those whose standing window is valid and undisturbed
+     * ({@link #unsettled}); what a {@code --resume} does not measure again.
+     */
+    public static Map<String, java.util.Set<Integer>> settled(List<Row> runs) {
+        Map<String, java.util.Set<Integer>> settled = new LinkedHashMap<>();
+        usedByPoint(runs).forEach((key, used) -> settled.put(key, used.stream().filter(r -> unsettled(r) == null)
+                .map(Repetitions::repetition).collect(Collectors.toSet())));
+        return settled;
     }
 }

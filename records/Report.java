@@ -83,6 +83,9 @@ public final class Report {
                     .append(Files.exists(folder.resolve("summary.json")) ? "; also summary.json" : "")
                     .append(Files.isRegularFile(folder.resolve(Repetitions.FILE)) ? "; every repetition in <a href=\""
                             + Repetitions.FILE + "\">" + Repetitions.FILE + "</a>" : "")
+                    .append(Files.isRegularFile(folder.resolve(Repetitions.REPLACED_FILE)) ? "; the earlier windows"
+                            + " of the repetitions a --resume measured again in <a href=\""
+                            + Repetitions.REPLACED_FILE + "\">" + Repetitions.REPLACED_FILE + "</a>" : "")
                     .append(Files.isDirectory(folder.resolve("hgrm")) ? "; the full latency spectra in hgrm/" : "")
                     .append(").</p>\n");
         }

@@ -5,7 +5,12 @@ import core.Combination;
 import core.DataSource;
 import core.Page;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import records.Repetitions;
+import records.Summary;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,7 +23,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The order of a sweep's repetitions: shuffled per repetition from the seed, and only what is still missing. */
+/**
+ * The order of a sweep's repetitions: shuffled per repetition from the seed, and only what is still missing, or
+ * measured again because its window was not valid or was disturbed.
+ */
 class BenchPlanTest {
 
     private static Bench.Sweep sweep(long seed, int repeat) {
@@ -66,6 +74,41 @@ class BenchPlanTest {
                 .filter(x -> x.endsWith(p.name())).count();
         assertEquals(1, missing, "repetition 3 only");
         assertEquals(6 * 3 * 4 - 2, tasks.stream().mapToInt(t -> t.points().size()).sum());
+    }
+
+    /**
+     * --resume with a folder whose runs.csv holds a valid window and one that is not valid: the plan holds only the
+     * invalid one's repetition, and a repetition whose every attempt was disturbed, not one that a quiet attempt
+     * settled after a disturbed one.
+     */
+    @Test
+    void aResumeMeasuresAgainOnlyTheRepetitionsWhoseWindowWasNotValidOrDisturbed(@TempDir Path dir)
+            throws IOException {
+        Bench.Sweep plain = sweep(7, 2);
+        Bench.Sweep s = new Bench.Sweep(plain.combinations().subList(0, 1), List.of(Page.STOCKS), List.of(128),
+                plain.rates(), plain.warmup(), plain.steady(), plain.duration(), 2, 7, plain.delay(), plain.timers(),
+                1, dir, List.of(), Map.of(), true, false, null, null);
+        Point p = new Point(s.combinations().get(0), Page.STOCKS, 128, 0);
+        Path csv = dir.resolve(Repetitions.FILE);
+        Summary.append(csv, RunsFileTest.window(1, 1000, 0));
+        Summary.append(csv, RunsFileTest.invalid(2));
+        RunsFile runs = new RunsFile(dir);
+        runs.load();
+        List<String> planned = Bench.plan(s, runs.settled()).stream()
+                .flatMap(t -> t.points().stream().map(q -> t.repetition() + " " + q.name())).toList();
+        assertEquals(List.of("2 " + p.name()), planned, "the invalid window's repetition only");
+
+        Files.delete(csv);
+        Summary.append(csv, RunsFileTest.window(1, 600, 0.7));   // disturbed in every attempt
+        Summary.append(csv, RunsFileTest.window(1, 610, 0.6));
+        Summary.append(csv, RunsFileTest.window(2, 700, 0.8));   // disturbed, then measured again quietly
+        Summary.append(csv, RunsFileTest.window(2, 1000, 0));
+        RunsFile disturbed = new RunsFile(dir);
+        disturbed.load();
+        planned = Bench.plan(s, disturbed.settled()).stream()
+                .flatMap(t -> t.points().stream().map(q -> t.repetition() + " " + q.name())).toList();
+        assertEquals(List.of("1 " + p.name()), planned, "the repetition that stayed disturbed only");
+        assertEquals(Repetitions.DISTURBED, disturbed.measuredAgain(PointRows.key(p), 1));
     }
 
     /**

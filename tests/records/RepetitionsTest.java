@@ -79,4 +79,24 @@ class RepetitionsTest {
         assertEquals("repetition 2 of 3: errors: timeout 3", p.note());
         assertNull(p.spread());
     }
+
+    /**
+     * What bench's --resume measures again: a repetition whose standing window is not valid, or disturbed in every
+     * attempt; not one a quiet attempt settled after a disturbed one, nor a valid undisturbed one.
+     */
+    @Test
+    void aRepetitionIsSettledByAValidUndisturbedWindowOnly() {
+        Row bad = Row.builder("pssrbench", "nima", "jstachio", "virtual", "stocks", 128, 0)
+                .measured(5, 100, 3, "timeout 3", 20).build().withRepetition(2);
+        List<Row> runs = List.of(run(128, 1, 9000, 0), bad, run(128, 3, 3000, 0.9), run(128, 4, 3000, 0.9),
+                run(128, 4, 9100, 0.02), run(16, 1, 900, 0));
+        Row standing3 = Repetitions.used(runs.subList(2, 3)).get(0);
+        assertEquals(Repetitions.NOT_VALID, Repetitions.unsettled(bad));
+        assertEquals(Repetitions.DISTURBED, Repetitions.unsettled(standing3));
+        assertNull(Repetitions.unsettled(runs.get(0)));
+        var settled = Repetitions.settled(runs);
+        assertEquals(java.util.Set.of(1, 4), settled.get(runs.get(0).pointKey()));
+        assertEquals(java.util.Set.of(1), settled.get(runs.get(5).pointKey()));
+        assertEquals(2, settled.size());
+    }
 }

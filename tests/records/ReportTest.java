@@ -232,6 +232,13 @@ class ReportTest {
         String html = doc.outerHtml();
         assertTrue(html.indexOf("class=\"setup\"") < html.indexOf("<svg"), "before the charts");
         assertTrue(doc.select("a[href=runs.csv]").size() == 1);
+
+        // After a --resume measured a repetition again, its earlier window is linked too.
+        assertTrue(doc.select("a[href=runs-replaced.csv]").isEmpty(), "none where no window was replaced");
+        Summary.write(dir.resolve(Repetitions.REPLACED_FILE), Repetitions.read(dir.resolve(Repetitions.FILE))
+                .subList(0, 1));
+        Document again = Jsoup.parse(Report.write(dir, "raw").toFile());
+        assertEquals(1, again.select("a[href=runs-replaced.csv]").size(), again.selectFirst("p").text());
     }
 
     private static Element chart(Document doc, String title) {
