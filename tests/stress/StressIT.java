@@ -124,6 +124,27 @@ class StressIT {
         }
     }
 
+    /**
+     * Over h2 (TLS, ALPN h2, the server's certificate made for the run and trusted alone) on the same server, the two
+     * scenarios whose connections TLS changes most, to keep CI's time: h2-streams (Netty's client behind its TLS
+     * handler, the page over HTTP/1.1 over TLS) and h2-malformed (raw frames through the JDK's TLS socket). Each
+     * passes, on h2: {@code stress --protocol=h2} runs all four on every server that speaks it.
+     */
+    @Test
+    void http2ScenariosPassOverTlsOnOneServer(@TempDir Path out) throws Exception {
+        String server = H2_SERVER;
+        List<String> scenarios = List.of("h2-streams", "h2-malformed");
+        String console = stress(out, 300, 0, "--protocol=h2", "--server=" + server, "--engine=jstachio",
+                "--mode=virtual", "--scenario=" + String.join(",", scenarios), "--h2-connections=4",
+                "--h2-streams=100", "--streams-delay=20ms");
+        assertTrue(console.contains(scenarios.size() + " of " + scenarios.size() + " passed"), console);
+        List<String> csv = Files.readAllLines(out.resolve("results/stress.csv"));
+        for (String scenario : scenarios) {
+            assertTrue(csv.stream().anyMatch(l -> l.startsWith(scenario + "," + server + ",jstachio,virtual,true,h2,")),
+                    scenario + " passed over h2: " + String.join("\n", csv));
+        }
+    }
+
     /** The server {@link #http2ScenariosPassOnOneServer} runs on. */
     private static final String H2_SERVER = "netty";
 
