@@ -18,8 +18,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * {@code stress} through the packaged jar at small sizes: every scenario in a server JVM of its own passes,
  * stress.csv has a row per scenario with its figures, provenance.json and report.html are written, and the table is
- * printed; the HTTP/2 scenarios on one server (all four over h2c, two over h2). A server JVM per scenario and server:
- * the slowest integration test (235 s on two cores before its slow-readers window could be shortened).
+ * printed; the HTTP/2 scenarios on one server, over h2c only (over h2 two of them added 41 s beside the h2c case's
+ * 100 s on the shared machine, too much for CI; H2EndpointTest covers the TLS connections). A server JVM per scenario
+ * and server: the slowest integration test (235 s on two cores before its slow-readers window could be shortened).
  */
 class StressIT {
 
@@ -121,27 +122,6 @@ class StressIT {
         for (String scenario : Stress.H2_SCENARIOS) {
             assertTrue(csv.stream().anyMatch(l -> l.startsWith(scenario + "," + server + ",jstachio,virtual,true,")),
                     scenario + " passed: " + String.join("\n", csv));
-        }
-    }
-
-    /**
-     * Over h2 (TLS, ALPN h2, the server's certificate made for the run and trusted alone) on the same server, the two
-     * scenarios whose connections TLS changes most, to keep CI's time: h2-streams (Netty's client behind its TLS
-     * handler, the page over HTTP/1.1 over TLS) and h2-malformed (raw frames through the JDK's TLS socket). Each
-     * passes, on h2: {@code stress --protocol=h2} runs all four on every server that speaks it.
-     */
-    @Test
-    void http2ScenariosPassOverTlsOnOneServer(@TempDir Path out) throws Exception {
-        String server = H2_SERVER;
-        List<String> scenarios = List.of("h2-streams", "h2-malformed");
-        String console = stress(out, 300, 0, "--protocol=h2", "--server=" + server, "--engine=jstachio",
-                "--mode=virtual", "--scenario=" + String.join(",", scenarios), "--h2-connections=4",
-                "--h2-streams=100", "--streams-delay=20ms");
-        assertTrue(console.contains(scenarios.size() + " of " + scenarios.size() + " passed"), console);
-        List<String> csv = Files.readAllLines(out.resolve("results/stress.csv"));
-        for (String scenario : scenarios) {
-            assertTrue(csv.stream().anyMatch(l -> l.startsWith(scenario + "," + server + ",jstachio,virtual,true,h2,")),
-                    scenario + " passed over h2: " + String.join("\n", csv));
         }
     }
 
