@@ -30,9 +30,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /** {@code stress}: the reliability scenarios, each combination and scenario in a server JVM of its own. */
 @Command(name = "stress", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
-        description = "Reliability scenarios (streams, aborts, slow-readers, malformed, idle, shutdown; over h2c:"
-                + " h2-streams, h2-resets, h2-slow-reader, h2-malformed) on the selected combinations (by default the"
-                + " first engine and mode on every server), each in its own server JVM on loopback; every scenario"
+        description = "Reliability scenarios (streams, aborts, slow-readers, malformed, idle, shutdown; over h2c or"
+                + " h2: h2-streams, h2-resets, h2-slow-reader, h2-malformed) on the selected combinations (by default"
+                + " the first engine and mode on every server), each in its own server JVM on loopback; every scenario"
                 + " prints its pass rule beside its figures; results in --out.")
 final class StressCommand implements Callable<Integer> {
     @CommandLine.Spec
@@ -43,13 +43,14 @@ final class StressCommand implements Callable<Integer> {
 
     @Option(names = "--protocol", paramLabel = "ID", defaultValue = Protocol.DEFAULT_TEXT,
             description = "h1: the HTTP/1.1 scenarios; h2c: the HTTP/2 ones (h2-streams, h2-resets, h2-slow-reader,"
-                    + " h2-malformed) in clear text by prior knowledge, on the servers that speak it (a server named"
-                    + " with --server that does not is refused) (default: ${DEFAULT-VALUE}).")
+                    + " h2-malformed) in clear text by prior knowledge; h2: the same over TLS, HTTP/2 chosen by ALPN,"
+                    + " the server's certificate made for the run and trusted alone; on the servers that speak it (a"
+                    + " server named with --server that does not is refused) (default: ${DEFAULT-VALUE}).")
     String protocol;
 
     @Option(names = "--scenario", split = ",", paramLabel = "ID",
             description = "Scenarios, comma-separated: streams, aborts, slow-readers, malformed, idle, shutdown;"
-                    + " with --protocol=h2c: h2-streams, h2-resets, h2-slow-reader, h2-malformed (default: all of"
+                    + " with --protocol=h2c or h2: h2-streams, h2-resets, h2-slow-reader, h2-malformed (default: all of"
                     + " the protocol's).")
     List<String> scenarios;
 
@@ -117,11 +118,11 @@ final class StressCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Protocol over = Protocol.byId(protocol);
-        if (over != Protocol.H1 && over != Protocol.H2C) {
-            throw new UsageException("stress --protocol must be h1 or h2c (HTTP/2 in clear text by prior knowledge),"
-                    + " not " + over.id() + ".");
+        if (over != Protocol.H1 && over != Protocol.H2C && over != Protocol.H2) {
+            throw new UsageException("stress --protocol must be h1, h2c (HTTP/2 in clear text by prior knowledge) or h2"
+                    + " (HTTP/2 over TLS), not " + over.id() + ".");
         }
-        List<String> offered = over == Protocol.H2C ? Stress.H2_SCENARIOS : Stress.SCENARIOS;
+        List<String> offered = over.http2() ? Stress.H2_SCENARIOS : Stress.SCENARIOS;
         if (scenarios == null) {
             scenarios = offered;
         }
@@ -167,7 +168,7 @@ final class StressCommand implements Callable<Integer> {
         Provenance.add(folder, Provenance.record("stress", "pssrbench stress (built in)", flags, more));
         StressSettings settings = new StressSettings(connections, streamsDelay, aborts, idle, halfSent, trickling,
                 idleTimeout, slowReaders, slowReadersWindow, folder, System.out, shutdownClients, h2Connections,
-                h2Streams);
+                h2Streams, over);
         AtomicBoolean stopped = new AtomicBoolean();
         Runnable restoreSignals = Signals.onTermination(() -> {
             if (!stopped.getAndSet(true)) {

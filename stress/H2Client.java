@@ -1,17 +1,12 @@
 package stress;
 
-import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
@@ -32,11 +27,11 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One HTTP/2 connection in clear text by prior knowledge, with Netty's HTTP/2 frame codec and multiplexer: the
- * well-formed traffic of the HTTP/2 scenarios. Each GET is a stream of its own, its body counted and checksummed
- * (CRC32C, as bench's parser does over HTTP/1.1) as its DATA frames arrive. The windows are HTTP/2's initial
- * 65,535 bytes, which the multiplexer's streams hand back as they read: a stress scenario holds the server to what
- * the protocol guarantees every client, not to a browser's larger windows (verify uses those). Streams beyond the
+ * One HTTP/2 connection (h2c by prior knowledge, or h2 over TLS: {@link H2Endpoint}), with Netty's HTTP/2 frame codec
+ * and multiplexer: the well-formed traffic of the HTTP/2 scenarios. Each GET is a stream of its own, its body counted
+ * and checksummed (CRC32C, as bench's parser does over HTTP/1.1) as its DATA frames arrive. The windows are HTTP/2's
+ * initial 65,535 bytes, which the multiplexer's streams hand back as they read: a stress scenario holds the server to
+ * what the protocol guarantees every client, not to a browser's larger windows (verify uses those). Streams beyond the
  * server's SETTINGS_MAX_CONCURRENT_STREAMS wait in the codec until one ends, as a browser's requests wait.
  */
 final class H2Client implements AutoCloseable {
@@ -49,13 +44,13 @@ final class H2Client implements AutoCloseable {
     private static final java.util.logging.Logger RESET_DATA_LOG = quiet(
             "io.netty.handler.codec.http2.DefaultHttp2ConnectionDecoder");
 
-    private final int port;
+    private final H2Endpoint endpoint;
     private final CompletableFuture<Http2Settings> settings = new CompletableFuture<>();
     private final AtomicLong goAwayError = new AtomicLong(-1);
     private Channel channel;
 
-    private H2Client(int port) {
-        this.port = port;
+    private H2Client(H2Endpoint endpoint) {
+        this.endpoint = endpoint;
     }
 
     private static java.util.logging.Logger quiet(String name) {
@@ -73,33 +68,23 @@ final class H2Client implements AutoCloseable {
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
     }
 
-    /** A connection to 127.0.0.1:{@code port}, its preface sent; the server's SETTINGS arrive in their own time. */
-    static H2Client open(EventLoopGroup group, int port) throws IOException {
-        H2Client client = new H2Client(port);
-        Bootstrap bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
-                .option(ChannelOption.TCP_NODELAY, true).option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 10_000)
-                .handler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(Http2FrameCodecBuilder.forClient()
-                                        .initialSettings(Http2Settings.defaultSettings())
-                                        .encoderEnforceMaxConcurrentStreams(true).build(),
-                                // Streams the server opens (push): none is asked for; refused by closing them.
-                                new Http2MultiplexHandler(new ChannelInboundHandlerAdapter() {
-                                    @Override
-                                    public void channelActive(ChannelHandlerContext ctx) {
-                                        ctx.close();
-                                    }
-                                }),
-                                client.new ConnectionFrames());
-                    }
-                });
-        ChannelFuture connect = bootstrap.connect("127.0.0.1", port).awaitUninterruptibly();
-        if (!connect.isSuccess()) {
-            Throwable cause = connect.cause();
-            throw cause instanceof IOException io ? io : new IOException(String.valueOf(cause), cause);
-        }
-        client.channel = connect.channel();
+    /**
+     * A connection to {@code endpoint}, its preface sent (over TLS: once ALPN chose h2, else an IOException saying
+     * what it chose); the server's SETTINGS arrive in their own time.
+     */
+    static H2Client open(EventLoopGroup group, H2Endpoint endpoint) throws IOException, InterruptedException {
+        H2Client client = new H2Client(endpoint);
+        client.channel = endpoint.connect(group, () -> new ChannelHandler[] {
+            Http2FrameCodecBuilder.forClient().initialSettings(Http2Settings.defaultSettings())
+                    .encoderEnforceMaxConcurrentStreams(true).build(),
+            // Streams the server opens (push): none is asked for; refused by closing them.
+            new Http2MultiplexHandler(new ChannelInboundHandlerAdapter() {
+                @Override
+                public void channelActive(ChannelHandlerContext ctx) {
+                    ctx.close();
+                }
+            }),
+            client.new ConnectionFrames()});
         return client;
     }
 
@@ -133,8 +118,8 @@ final class H2Client implements AutoCloseable {
      */
     CompletableFuture<H2Stream.Got> get(String path, boolean resetAfterFirstData, H2Stream.Gauge gauge) {
         CompletableFuture<H2Stream.Got> result = new CompletableFuture<>();
-        Http2Headers headers = new DefaultHttp2Headers().method("GET").scheme("http").path(path)
-                .authority("127.0.0.1:" + port);
+        Http2Headers headers = new DefaultHttp2Headers().method("GET").scheme(endpoint.scheme()).path(path)
+                .authority(endpoint.authority());
         H2Stream handler = new H2Stream(result, resetAfterFirstData, gauge);
         new Http2StreamChannelBootstrap(channel).handler(handler).open().addListener(opened -> {
             if (!opened.isSuccess()) {
@@ -164,9 +149,9 @@ final class H2Client implements AutoCloseable {
     }
 
     /** A normal page on a new connection: 200 and equal to the page of {@code length} bytes and CRC32C {@code crc}. */
-    static boolean pageWorks(EventLoopGroup group, int port, String path, long length, long crc)
+    static boolean pageWorks(EventLoopGroup group, H2Endpoint endpoint, String path, long length, long crc)
             throws InterruptedException {
-        try (H2Client client = open(group, port)) {
+        try (H2Client client = open(group, endpoint)) {
             return client.fetch(path, 30).page(length, crc);
         } catch (IOException e) {
             return false;

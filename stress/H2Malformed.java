@@ -1,7 +1,6 @@
 package stress;
 
 import core.Combination;
-import core.Protocol;
 import io.netty.channel.EventLoopGroup;
 
 import java.io.DataInputStream;
@@ -19,12 +18,13 @@ import java.util.Map;
 import java.util.function.IntFunction;
 
 /**
- * The {@code h2-malformed} scenario, {@code malformed} over HTTP/2: frames no client should send, written as raw
- * bytes on fresh h2c connections (Netty's codec would refuse to write them). Each is a connection error in RFC 9113,
- * which the server must answer with GOAWAY or by closing the connection (a preface that is not HTTP/2's may also get
- * an error status in HTTP/1's text form: the port speaks HTTP/1.1 too, and Vert.x labels its answer with the version
- * the request line named, here {@code HTTP/2.0 501}); after each, a normal page on a new connection; and no stack
- * trace in the server's log.
+ * The {@code h2-malformed} scenario, {@code malformed} over HTTP/2: frames no client should send, written as raw bytes
+ * on fresh connections (Netty's codec would refuse to write them): h2c, or over h2 through the JDK's TLS socket once
+ * ALPN chose h2, the same bytes inside TLS records. Each is a connection error in RFC 9113, which the server must
+ * answer with GOAWAY or by closing the connection (a preface that is not HTTP/2's may also get an error status in
+ * HTTP/1's text form: the port speaks HTTP/1.1 too, and Vert.x labels its answer with the version the request line
+ * named, here {@code HTTP/2.0 501}); after each, a normal page on a new connection; and no stack trace in the server's
+ * log.
  */
 final class H2Malformed {
 
@@ -41,8 +41,13 @@ final class H2Malformed {
     /** SETTINGS_MAX_FRAME_SIZE until the server says otherwise (RFC 9113, 6.5.2). */
     static final int DEFAULT_MAX_FRAME = 16_384;
     private static final long ANSWER_MILLIS = 5000;
+    /** HTTP/2's ALPN name: what a TLS connection must have chosen before a case is sent. */
+    private static final String H2 = "h2";
 
-    /** A GET of / by HPACK's static table (:method GET, :scheme http, :path /) and a literal :authority. */
+    /**
+     * A GET of / by HPACK's static table (:method GET, :scheme http, :path /) and a literal :authority. Over h2 too:
+     * each case that carries it is wrong at the frame level, which a server finds before it reads the fields.
+     */
     static final byte[] GET_BLOCK = concat(new byte[] {(byte) 0x82, (byte) 0x86, (byte) 0x84, 0x41, 9},
             "127.0.0.1".getBytes(StandardCharsets.US_ASCII));
 
@@ -85,24 +90,29 @@ final class H2Malformed {
     }
 
     static Outcome run(Combination c, StressSettings s) throws IOException, InterruptedException {
-        try (StressServer server = StressServer.start(StressServer.config(c).withProtocol(Protocol.H2C), s.folder(),
+        try (StressServer server = StressServer.start(StressServer.config(c).withProtocol(s.http2()), s.folder(),
                 "h2-malformed")) {
-            int port = server.port();
-            Raw.Response page = Raw.page(port, "/stocks", 10_000);
+            H2Endpoint endpoint = H2Endpoint.of(server);
+            Raw.Response page = endpoint.page("/stocks", 10_000);
+            if (endpoint.tls()) {
+                // ALPN must choose h2 before any case is sent (else the cases would test HTTP/1.1 over TLS): if it
+                // does not, the scenario fails here in the sentence saying what it chose.
+                endpoint.socket((int) ANSWER_MILLIS, H2).close();
+            }
             EventLoopGroup group = H2Client.loop();
             List<String> wrong = new ArrayList<>();
             List<String> answers = new ArrayList<>();
             int pagesAfter = 0;
             try {
                 for (Case k : CASES) {
-                    String answer = send(port, k);
+                    String answer = send(endpoint, k);
                     answers.add(k.name() + ": " + answer);
                     boolean right = answer.startsWith("GOAWAY") || answer.equals("closed")
                             || (k.http1Answer() && answer.matches("HTTP/\\d\\.\\d [45]\\d\\d"));
                     if (!right) {
                         wrong.add(k.name() + ": got " + answer + ", want GOAWAY or a close");
                     }
-                    if (H2Client.pageWorks(group, port, "/stocks", page.bodyBytes(), page.bodyCrc())) {
+                    if (H2Client.pageWorks(group, endpoint, "/stocks", page.bodyBytes(), page.bodyCrc())) {
                         pagesAfter++;
                     } else {
                         wrong.add("no page on the connection after " + k.name());
@@ -114,6 +124,7 @@ final class H2Malformed {
             Thread.sleep(300);
             long traces = server.stackTraceLines();
             Map<String, Object> f = new LinkedHashMap<>();
+            f.put("protocol", s.http2().id());
             f.put("cases", CASES.size());
             f.put("cases_right", CASES.size() - wrong.stream().filter(w -> w.contains(": got ")).count());
             f.put("pages_after", pagesAfter);
@@ -127,12 +138,19 @@ final class H2Malformed {
     }
 
     /**
-     * Sends the case on a new connection and reads what comes back within 5 s: {@code GOAWAY <code>}, {@code closed}
-     * (end of stream or reset), {@code HTTP/1.1 <status>}, or what else ended the wait.
+     * Sends the case on a new connection (over TLS: once ALPN chose h2) and reads what comes back within 5 s:
+     * {@code GOAWAY <code>}, {@code closed} (end of stream or reset), {@code HTTP/1.1 <status>}, or what else ended
+     * the wait; {@code no connection (...)} when none could be made, which is no answer to the case.
      */
-    private static String send(int port, Case k) {
+    private static String send(H2Endpoint endpoint, Case k) {
         List<Integer> seen = new ArrayList<>();   // the types of the frames that came after the case
-        try (Socket socket = Raw.open(port, (int) ANSWER_MILLIS)) {
+        Socket connected;
+        try {
+            connected = endpoint.socket((int) ANSWER_MILLIS, H2);
+        } catch (IOException e) {
+            return "no connection (" + e.getMessage() + ")";
+        }
+        try (Socket socket = connected) {
             long deadline = System.nanoTime() + ANSWER_MILLIS * 1_000_000;
             OutputStream out = socket.getOutputStream();
             DataInputStream in = new DataInputStream(socket.getInputStream());

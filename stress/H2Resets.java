@@ -1,7 +1,6 @@
 package stress;
 
 import core.Combination;
-import core.Protocol;
 import io.netty.channel.EventLoopGroup;
 
 import java.io.IOException;
@@ -16,11 +15,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The {@code h2-resets} scenario, {@code aborts} over HTTP/2: {@code --aborts} (1,000) GETs of /stocks (20 ms per
- * item), 100 at a time over {@code --h2-connections} (8) h2c connections, each reset by the client (RST_STREAM,
+ * item), 100 at a time over {@code --h2-connections} (8) h2c or h2 connections, each reset by the client (RST_STREAM,
  * CANCEL) after its first DATA frame, but every tenth, read to its end, after a warm-up of 100. The server must stop
- * rendering what was reset (threads, virtual threads, in-flight renders and subscriptions back to their baseline
- * within 5 s, as in {@code aborts}), and each connection must keep serving: the pages read to their end whole, and
- * afterwards a normal page on every one of the same connections, with no GOAWAY.
+ * rendering what was reset (threads, virtual threads, in-flight renders and subscriptions back to their baseline within
+ * 5 s, as in {@code aborts}), and each connection must keep serving: the pages read to their end whole, and afterwards
+ * a normal page on every one of the same connections, with no GOAWAY.
  */
 final class H2Resets {
 
@@ -37,15 +36,15 @@ final class H2Resets {
     }
 
     static Outcome run(Combination c, StressSettings s) throws IOException, InterruptedException {
-        try (StressServer server = StressServer.start(StressServer.config(c).withProtocol(Protocol.H2C)
+        try (StressServer server = StressServer.start(StressServer.config(c).withProtocol(s.http2())
                 .withDelay(StressServer.IN_FLIGHT_DELAY), s.folder(), "h2-resets")) {
-            int port = server.port();
-            Raw.Response page = Raw.page(port, "/stocks", 30_000);
+            H2Endpoint endpoint = H2Endpoint.of(server);
+            Raw.Response page = endpoint.page("/stocks", 30_000);
             EventLoopGroup group = H2Client.loop();
             List<H2Client> clients = new ArrayList<>();
             try {
                 for (int i = 0; i < s.h2Connections(); i++) {
-                    clients.add(H2Client.open(group, port));
+                    clients.add(H2Client.open(group, endpoint));
                 }
                 round(clients, 100, page);   // warm-up: the pools reach their working size
                 Thread.sleep(1000);
@@ -66,6 +65,7 @@ final class H2Resets {
                 }
                 long goAways = clients.stream().filter(k -> k.goAwayError() >= 0).count();
                 Map<String, Object> f = new LinkedHashMap<>();
+                f.put("protocol", s.http2().id());
                 f.put("connections", clients.size());
                 f.put("requests", s.aborts());
                 f.put("resets_asked", r.resetsAsked());

@@ -1,16 +1,10 @@
 package stress;
 
 import core.Combination;
-import core.Protocol;
-import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
 import io.netty.handler.codec.http2.Http2ChannelDuplexHandler;
@@ -32,13 +26,13 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The {@code h2-slow-reader} scenario, {@code slow-readers} over HTTP/2: normal h2c traffic (16 streams in a closed
- * loop over 4 connections, 1 s of warm-up, then {@code --slow-readers-window} measured) alone, then again while
- * {@code --slow-readers} (100) clients each open 20 streams of /stocks with a 4 KB stream window and never send a
- * WINDOW_UPDATE: every stream's window and the connection's 65,535 bytes run out, and the server holds the rest of
- * those pages. The same bounded rule as {@code slow-readers}: the normal traffic's TTLB p99 within 2x (+ 5 ms) of its
- * run alone, no error, the server's peak RSS within 100 MB of its peak alone (heap fixed, as there), a normal page
- * afterwards; and no slow connection got more than its windows allow.
+ * The {@code h2-slow-reader} scenario, {@code slow-readers} over HTTP/2 (h2c or h2, as {@code --protocol} says): normal
+ * traffic (16 streams in a closed loop over 4 connections, 1 s of warm-up, then {@code --slow-readers-window} measured)
+ * alone, then again while {@code --slow-readers} (100) clients each open 20 streams of /stocks with a 4 KB stream
+ * window and never send a WINDOW_UPDATE: every stream's window and the connection's 65,535 bytes run out, and the
+ * server holds the rest of those pages. The same bounded rule as {@code slow-readers}: the normal traffic's TTLB p99
+ * within 2x (+ 5 ms) of its run alone, no error, the server's peak RSS within 100 MB of its peak alone (heap fixed, as
+ * there), a normal page afterwards; and no slow connection got more than its windows allow.
  */
 final class H2SlowReader {
 
@@ -57,23 +51,23 @@ final class H2SlowReader {
     }
 
     static Outcome run(Combination c, StressSettings s) throws IOException, InterruptedException {
-        try (StressServer server = StressServer.start(StressServer.config(c).withProtocol(Protocol.H2C), s.folder(),
+        try (StressServer server = StressServer.start(StressServer.config(c).withProtocol(s.http2()), s.folder(),
                 "h2-slow-reader", SlowReaders.FIXED_HEAP)) {
-            int port = server.port();
-            Raw.Response page = Raw.page(port, "/stocks", 10_000);
+            H2Endpoint endpoint = H2Endpoint.of(server);
+            Raw.Response page = endpoint.page("/stocks", 10_000);
             EventLoopGroup group = H2Client.loop();
             EventLoopGroup slowGroup = H2Client.loop();
             List<Slow> slow = new ArrayList<>();
             try {
                 server.resetPeaks();
-                Traffic alone = traffic(group, port, s.slowReadersWindow(), page);
+                Traffic alone = traffic(group, endpoint, s.slowReadersWindow(), page);
                 double rssAlone = server.peakRssMb();
                 long threadsAlone = server.peakThreads();
                 server.resetPeaks();
                 for (int i = 0; i < s.slowReaders(); i++) {
-                    slow.add(Slow.open(slowGroup, port));
+                    slow.add(Slow.open(slowGroup, endpoint));
                 }
-                Traffic withSlow = traffic(group, port, s.slowReadersWindow(), page);
+                Traffic withSlow = traffic(group, endpoint, s.slowReadersWindow(), page);
                 double rssSlow = server.peakRssMb();
                 long threadsSlow = server.peakThreads();
                 long slowBytes = slow.stream().mapToLong(k -> k.bytes.get()).sum();
@@ -86,8 +80,9 @@ final class H2SlowReader {
                         && slowErrors.isEmpty();
                 double p99Alone = alone.ttlb().getValueAtPercentile(99) / 1000.0;
                 double p99Slow = withSlow.ttlb().getValueAtPercentile(99) / 1000.0;
-                boolean alive = H2Client.pageWorks(group, port, "/stocks", page.bodyBytes(), page.bodyCrc());
+                boolean alive = H2Client.pageWorks(group, endpoint, "/stocks", page.bodyBytes(), page.bodyCrc());
                 Map<String, Object> f = new LinkedHashMap<>();
+                f.put("protocol", s.http2().id());
                 f.put("slow_readers", s.slowReaders());
                 f.put("slow_streams", s.slowReaders() * SLOW_STREAMS);
                 f.put("slow_read_kb", slowBytes / 1024);
@@ -129,12 +124,12 @@ final class H2SlowReader {
      * stream ends, the next starts), 1 s of warm-up then {@code window} measured: the TTLB of every page started in
      * the window, and as errors every stream that did not bring back the page whole.
      */
-    private static Traffic traffic(EventLoopGroup group, int port, Duration window, Raw.Response page)
+    private static Traffic traffic(EventLoopGroup group, H2Endpoint endpoint, Duration window, Raw.Response page)
             throws IOException, InterruptedException {
         List<H2Client> clients = new ArrayList<>();
         try {
             for (int i = 0; i < CONNECTIONS; i++) {
-                clients.add(H2Client.open(group, port));
+                clients.add(H2Client.open(group, endpoint));
             }
             long measureFrom = System.nanoTime() + SlowReaders.WARMUP.toNanos();
             long end = measureFrom + window.toNanos();
@@ -179,55 +174,58 @@ final class H2SlowReader {
     }
 
     /**
-     * A slow reader: an h2c connection whose {@link #SLOW_STREAMS} GETs are sent at once with a stream window of
-     * {@link #SLOW_STREAM_WINDOW} bytes. It reads every frame that comes but never hands a byte back to flow control
-     * (the frame codec sends a WINDOW_UPDATE only for bytes a handler consumes, and this one consumes none), so the
-     * server may send no more than the windows and must hold the rest.
+     * A slow reader: an HTTP/2 connection (h2c or h2) whose {@link #SLOW_STREAMS} GETs are sent at once with a stream
+     * window of {@link #SLOW_STREAM_WINDOW} bytes. It reads every frame that comes but never hands a byte back to flow
+     * control (the frame codec sends a WINDOW_UPDATE only for bytes a handler consumes, and this one consumes none), so
+     * the server may send no more than the windows and must hold the rest.
      */
     private static final class Slow extends Http2ChannelDuplexHandler {
         final AtomicLong bytes = new AtomicLong();
         final AtomicLong maxStream = new AtomicLong();
         private final Map<Integer, Long> perStream = new HashMap<>();
-        private final int port;
+        private final H2Endpoint endpoint;
+        private boolean requested;
         volatile boolean goAway;
         volatile String error;
         Channel channel;
 
-        private Slow(int port) {
-            this.port = port;
+        private Slow(H2Endpoint endpoint) {
+            this.endpoint = endpoint;
         }
 
-        static Slow open(EventLoopGroup group, int port) throws IOException {
-            Slow slow = new Slow(port);
-            Bootstrap bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
-                    .option(ChannelOption.TCP_NODELAY, true).option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 10_000)
-                    .handler(new ChannelInitializer<SocketChannel>() {
-                        @Override
-                        protected void initChannel(SocketChannel ch) {
-                            ch.pipeline().addLast(Http2FrameCodecBuilder.forClient().initialSettings(
-                                    Http2Settings.defaultSettings().initialWindowSize(SLOW_STREAM_WINDOW)).build(),
-                                    slow);
-                        }
-                    });
-            ChannelFuture connect = bootstrap.connect("127.0.0.1", port).awaitUninterruptibly();
-            if (!connect.isSuccess()) {
-                Throwable cause = connect.cause();
-                throw cause instanceof IOException io ? io : new IOException(String.valueOf(cause), cause);
-            }
-            slow.channel = connect.channel();
+        static Slow open(EventLoopGroup group, H2Endpoint endpoint) throws IOException, InterruptedException {
+            Slow slow = new Slow(endpoint);
+            slow.channel = endpoint.connect(group, () -> new ChannelHandler[] {Http2FrameCodecBuilder.forClient()
+                    .initialSettings(Http2Settings.defaultSettings().initialWindowSize(SLOW_STREAM_WINDOW)).build(),
+                slow});
             return slow;
         }
 
         @Override
+        protected void handlerAdded0(ChannelHandlerContext ctx) {
+            if (ctx.channel().isActive()) {   // over TLS: added once ALPN chose h2, to a connection already up
+                request(ctx);
+            }
+        }
+
+        @Override
         public void channelActive(ChannelHandlerContext ctx) throws Exception {
-            // The codec before this handler has sent the preface and its SETTINGS by now.
+            // In clear text: the codec before this handler has sent the preface and its SETTINGS by now.
+            request(ctx);
+            super.channelActive(ctx);
+        }
+
+        private void request(ChannelHandlerContext ctx) {
+            if (requested) {
+                return;
+            }
+            requested = true;
             for (int i = 0; i < SLOW_STREAMS; i++) {
-                Http2Headers headers = new DefaultHttp2Headers().method("GET").scheme("http").path("/stocks")
-                        .authority("127.0.0.1:" + port);
+                Http2Headers headers = new DefaultHttp2Headers().method("GET").scheme(endpoint.scheme())
+                        .path("/stocks").authority(endpoint.authority());
                 ctx.write(new DefaultHttp2HeadersFrame(headers, true).stream(newStream()));
             }
             ctx.flush();
-            super.channelActive(ctx);
         }
 
         @Override

@@ -2,7 +2,6 @@ package stress;
 
 import core.Combination;
 import core.Page;
-import core.Protocol;
 import io.netty.channel.EventLoopGroup;
 import org.HdrHistogram.Histogram;
 
@@ -19,11 +18,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The {@code h2-streams} scenario: many streams on few connections ({@code --h2-connections}, 8, each with
- * {@code --h2-streams}, 100, one GET of /stocks at {@code --streams-delay} per item, all sent at once), over h2c by
- * prior knowledge with HTTP/2's initial windows. Every page must come back 200, whole and equal to the page the same
- * port serves over HTTP/1.1, with no stream reset and no GOAWAY, and as many streams open together as the server's
- * SETTINGS_MAX_CONCURRENT_STREAMS lets each connection have.
+ * The {@code h2-streams} scenario: many streams on few connections ({@code --h2-connections}, 8, each with {@code
+ * --h2-streams}, 100, one GET of /stocks at {@code --streams-delay} per item, all sent at once), over h2c by prior
+ * knowledge or h2 over TLS ({@code --protocol}), with HTTP/2's initial windows. Every page must come back 200, whole
+ * and equal to the page the same port serves over HTTP/1.1, with no stream reset and no GOAWAY, and as many streams
+ * open together as the server's SETTINGS_MAX_CONCURRENT_STREAMS lets each connection have.
  */
 final class H2Streams {
 
@@ -36,15 +35,15 @@ final class H2Streams {
         int n = connections * perConnection;
         Duration pageTime = s.streamsDelay().multipliedBy(Page.STOCKS.items().size());
         Duration timeout = pageTime.plusSeconds(30);
-        try (StressServer server = StressServer.start(StressServer.config(c).withProtocol(Protocol.H2C)
+        try (StressServer server = StressServer.start(StressServer.config(c).withProtocol(s.http2())
                 .withDelay(s.streamsDelay()), s.folder(), "h2-streams")) {
-            int port = server.port();
-            Raw.Response page = Raw.page(port, "/stocks", 30_000 + (int) pageTime.toMillis());
+            H2Endpoint endpoint = H2Endpoint.of(server);
+            Raw.Response page = endpoint.page("/stocks", 30_000 + (int) pageTime.toMillis());
             EventLoopGroup group = H2Client.loop();
             List<H2Client> clients = new ArrayList<>();
             try {
                 for (int i = 0; i < connections; i++) {
-                    clients.add(H2Client.open(group, port));
+                    clients.add(H2Client.open(group, endpoint));
                 }
                 long maxStreams = clients.get(0).maxConcurrentStreams();
                 int expectedOpen = connections * (int) (maxStreams < 0 ? perConnection
@@ -85,6 +84,7 @@ final class H2Streams {
                 long goAways = clients.stream().filter(k -> k.goAwayError() >= 0).count();
                 int errorCount = n - completed;
                 Map<String, Object> f = new LinkedHashMap<>();
+                f.put("protocol", s.http2().id());
                 f.put("connections", connections);
                 f.put("streams_per_connection", perConnection);
                 f.put("server_max_streams", maxStreams);

@@ -94,19 +94,6 @@ final class Raw {
         }
     }
 
-    /**
-     * The page at {@code path} over HTTP/1.1, 200 and complete: what the HTTP/2 scenarios compare every stream's body
-     * with (a server on an h2c port speaks HTTP/1.1 too); an IOException saying what came instead.
-     */
-    static Response page(int port, String path, int timeoutMillis) throws IOException {
-        Response r = exchange(port, get(path, port), timeoutMillis);
-        if (r.status() != 200 || !r.complete()) {
-            throw new IOException("the page over HTTP/1.1 on the same port failed: status " + r.status() + ", "
-                    + r.failure());
-        }
-        return r;
-    }
-
     /** A normal page afterwards: 200 and complete. */
     static boolean pageWorks(int port, String path) {
         Response r = exchange(port, get(path, port), 30_000);

@@ -27,9 +27,10 @@ public final class Stress {
             "shutdown");
 
     /**
-     * The scenarios over HTTP/2 in clear text by prior knowledge ({@code --protocol=h2c}), in the order they run: the
-     * ones of HTTP/1.1 that HTTP/2 changes (many streams share a connection, a stream ends by RST_STREAM, flow control
-     * holds a slow reader's data, frames are binary), on the servers whose {@link core.Server#protocols()} have it.
+     * The scenarios over HTTP/2 ({@code --protocol=h2c}: in clear text by prior knowledge; {@code --protocol=h2}: over
+     * TLS, chosen by ALPN), in the order they run: the ones of HTTP/1.1 that HTTP/2 changes (many streams share a
+     * connection, a stream ends by RST_STREAM, flow control holds a slow reader's data, frames are binary), on the
+     * servers whose {@link core.Server#protocols()} have it.
      */
     public static final List<String> H2_SCENARIOS = List.of("h2-streams", "h2-resets", "h2-slow-reader",
             "h2-malformed");

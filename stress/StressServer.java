@@ -81,6 +81,11 @@ final class StressServer implements AutoCloseable {
         return process.base().getPort();
     }
 
+    /** Over TLS, the key and certificate the server presents (made for it: its clients trust exactly it); else null. */
+    core.Tls tls() {
+        return process.tls();
+    }
+
     /** {RSS kB, threads} now. */
     long[] memoryAndThreads() {
         return process.memoryAndThreads();

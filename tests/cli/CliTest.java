@@ -301,8 +301,8 @@ public class CliTest {
     }
 
     /**
-     * stress over HTTP/2: h1 and h2c only; a server named with --server that does not speak h2c is refused, naming the
-     * servers that do (from their declared protocols); an HTTP/1.1 scenario is not one of h2c's.
+     * stress over HTTP/2: h1, h2c and h2 only (not h1s); a server named with --server that does not speak h2c or h2 is
+     * refused, naming the servers that do (from their declared protocols); an HTTP/1.1 scenario is not one of theirs.
      */
     @Test
     void stressOverH2cRefusesWhatItCannotRun() {
@@ -313,8 +313,17 @@ public class CliTest {
         refused("--protocol=h2c is not available with server " + without.id() + ", which speaks "
                 + core.Protocol.ids(without.protocols()) + "; the servers that speak it: " + speakers + ".",
                 "stress", "--protocol=h2c", "--server=" + without.id());
-        refused("stress --protocol must be h1 or h2c (HTTP/2 in clear text by prior knowledge), not h2.",
-                "stress", "--protocol=h2");
+        Server withoutTls = Registry.SERVERS.stream().filter(s -> !s.protocols().contains(core.Protocol.H2))
+                .findFirst().orElseThrow();
+        String tlsSpeakers = String.join(", ", Registry.SERVERS.stream()
+                .filter(s -> s.protocols().contains(core.Protocol.H2)).map(Server::id).toList());
+        refused("--protocol=h2 is not available with server " + withoutTls.id() + ", which speaks "
+                + core.Protocol.ids(withoutTls.protocols()) + "; the servers that speak it: " + tlsSpeakers + ".",
+                "stress", "--protocol=h2", "--server=" + withoutTls.id());
+        refused("stress --protocol must be h1, h2c (HTTP/2 in clear text by prior knowledge) or h2 (HTTP/2 over"
+                + " TLS), not h1s.", "stress", "--protocol=h1s");
+        refused("unknown scenario 'malformed' for --protocol=h2; scenarios: h2-streams, h2-resets, h2-slow-reader,"
+                + " h2-malformed.", "stress", "--protocol=h2", "--scenario=malformed");
         refused("unknown scenario 'streams' for --protocol=h2c; scenarios: h2-streams, h2-resets, h2-slow-reader,"
                 + " h2-malformed.", "stress", "--protocol=h2c", "--scenario=streams");
         refused("unknown scenario 'h2-streams' for --protocol=h1; scenarios: streams,", "stress",
