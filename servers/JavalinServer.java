@@ -137,6 +137,11 @@ public final class JavalinServer implements Server {
                 listener.set(connector);
                 return connector;
             });
+            if (listen.protocol().http2()) {
+                // Over HTTP/2 a failed page resets its own stream, not the connection (JettyStreamReset says how);
+                // over HTTP/1.x alone there is no filter, each request as before.
+                cfg.jetty.modifyServletContextHandler(JettyStreamReset::install);
+            }
             // Departs from Javalin's default (GZIP): compression would buffer the page. PssrBench writes to the
             // raw servlet stream anyway, which Javalin's compressor does not wrap.
             cfg.http.compressionStrategy = CompressionStrategy.NONE;
@@ -240,6 +245,7 @@ public final class JavalinServer implements Server {
             ServletContextRequest live = ServletContextRequest.getServletContextRequest(ctx.req());
             ServletApiRequest exchange = live.getServletApiRequest();
             EndPoint endPoint = live.getConnectionMetaData().getConnection().getEndPoint();
+            JettyStreamReset.Reset stream = JettyStreamReset.of(ctx.req());   // null over HTTP/1.x
             ChunkSink socket = bytes -> {
                 out.write(bytes);
                 out.flush();   // one flush = one HTTP chunk
@@ -253,16 +259,19 @@ public final class JavalinServer implements Server {
                     CompletableFuture<Void> answered = new CompletableFuture<>();
                     site.startLater(render).done().whenComplete((done, failure) -> {
                         RuntimeException thrown = null;
+                        boolean reset = false;
                         try {
-                            finish(out, endPoint, failure);   // closing a closed endpoint does nothing
+                            reset = finish(out, endPoint, stream, failure);   // closing a closed endpoint does nothing
                         } catch (RuntimeException e) {
                             thrown = e;
                         } finally {
                             written.run();
                         }
                         // Javalin finishes the exchange only while Jetty still has it (getRequest() is null once
-                        // recycled); a recycled one is over, its connection closed by Jetty's stop.
-                        if (exchange.getRequest() != null) {
+                        // recycled); a recycled one is over, its connection closed by Jetty's stop. A reset HTTP/2
+                        // stream is Jetty's to end: Javalin's last step, AsyncContext.complete(), would race with
+                        // Jetty's recycling of the exchange, and Javalin's future is left to the collector.
+                        if (!reset && exchange.getRequest() != null) {
                             if (thrown == null) {
                                 answered.complete(null);
                             } else {
@@ -275,9 +284,9 @@ public final class JavalinServer implements Server {
             } else {
                 try {
                     site.streamHere(page, socket);
-                    finish(out, endPoint, null);
+                    finish(out, endPoint, stream, null);
                 } catch (RenderFailedException e) {
-                    finish(out, endPoint, e);
+                    finish(out, endPoint, stream, e);
                 }
             }
             return null;
@@ -285,27 +294,29 @@ public final class JavalinServer implements Server {
 
         /**
          * Completes the page with its last chunk before the handler returns, so that a graceful stop that waits
-         * for the handlers cannot cut it; or aborts it.
+         * for the handlers cannot cut it; or aborts it, never ending a failed page as if complete: over HTTP/1.x by
+         * closing the connection under it, so the client sees the chunked body cut short; over HTTP/2, where the
+         * connection carries other pages, by resetting its stream alone ({@code stream}, JettyStreamReset).
+         * Neither rethrows: Javalin would log a stack trace and write a 500 body into the committed page.
+         *
+         * @return whether the page's HTTP/2 stream is reset, the exchange then Jetty's to end
          */
-        private static void finish(OutputStream out, EndPoint endPoint, Throwable failure) {
+        private static boolean finish(OutputStream out, EndPoint endPoint, JettyStreamReset.Reset stream,
+                                      Throwable failure) {
             if (failure == null) {
                 try {
                     out.close();
-                    return;
+                    return false;
                 } catch (IOException e) {
                     failure = e;   // the client went away at the very end
                 }
             }
-            abort(endPoint, failure);
-        }
-
-        /**
-         * Never end a failed page as if complete: close the connection under it, so the client sees the chunked
-         * body cut short. (Jetty's own abort leaves the request in a state Javalin then trips over and logs;
-         * rethrowing would make Javalin log a stack trace and try to send a 500 on a committed response.)
-         */
-        private static void abort(EndPoint endPoint, Throwable failure) {
+            if (stream != null) {
+                stream.abort(failure);
+                return true;
+            }
             endPoint.close(failure);
+            return false;
         }
     }
 }
