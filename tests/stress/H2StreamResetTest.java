@@ -50,7 +50,7 @@ class H2StreamResetTest {
                  RawHttp.Logged libraries = new RawHttp.Logged(Level.INFO);
                  Servers.Started s = Servers.start(config)) {
                 EventLoopGroup group = H2Client.loop();
-                try (H2Client client = H2Client.open(group, s.port())) {
+                try (H2Client client = H2Client.open(group, H2Endpoint.clear(s.port()))) {
                     CompletableFuture<H2Stream.Got> failing = client.get(Page.STOCKS.path(), false, null);
                     CompletableFuture<H2Stream.Got> beside = client.get("/", false, null);
                     H2Stream.Got failed = failing.get(30, TimeUnit.SECONDS);
@@ -81,9 +81,9 @@ class H2StreamResetTest {
         for (Combination c : cases()) {
             ServeConfig config = ServeConfig.of(c, DELAY).withProtocol(Protocol.H2C);
             try (Servers.Started s = Servers.start(config)) {
-                Raw.Response page = Raw.page(s.port(), Page.STOCKS.path(), 30_000);   // over HTTP/1.1
+                Raw.Response page = H2Endpoint.clear(s.port()).page(Page.STOCKS.path(), 30_000);   // over HTTP/1.1
                 EventLoopGroup group = H2Client.loop();
-                try (H2Client client = H2Client.open(group, s.port())) {
+                try (H2Client client = H2Client.open(group, H2Endpoint.clear(s.port()))) {
                     CompletableFuture<H2Stream.Got> reset = client.get(Page.STOCKS.path(), true, null);
                     CompletableFuture<H2Stream.Got> whole = client.get(Page.STOCKS.path(), false, null);
                     H2Stream.Got r = reset.get(30, TimeUnit.SECONDS);
