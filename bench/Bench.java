@@ -313,10 +313,8 @@ public final class Bench {
                 break;
             }
             String unverified = verified.get(unit).isEmpty() ? null : verified.get(unit);
-            // HTTP/1.1's log keeps the name it had before protocols; another protocol's says which.
-            String over = task.protocol() == core.Protocol.H1 ? "" : "." + task.protocol().id();
-            Path log = unused(sweep.out().resolve("logs"), Point.label(c) + over + ".rep" + task.repetition(),
-                    ".server.log");
+            Path log = unused(sweep.out().resolve("logs"), Point.label(c, task.protocol()) + ".rep"
+                    + task.repetition(), ".server.log");
             try (ServerProcess server = ServerProcess.start(core.ServeConfig.of(c, sweep.delay())
                     .withTimers(sweep.timers()).withProtocol(task.protocol()), sweep.serverCpuPrefix(), log)) {
                 String problem = unverified != null ? unverified

@@ -67,9 +67,7 @@ final class CombinationCheck {
      * speaks it (the point's load generator measures over it).
      */
     String verify(Combination c, core.Protocol protocol) throws IOException, InterruptedException {
-        // One log per protocol a sweep verifies over (HTTP/1.1's keeps the name it had before protocols).
-        Path log = logs.resolve(Point.label(c) + (protocol == core.Protocol.H1 ? "" : "." + protocol.id())
-                + ".verify.log");
+        Path log = logs.resolve(Point.label(c, protocol) + ".verify.log");   // one per protocol verified over
         Process p = new ProcessBuilder(ServerProcess.command(List.of(), verifyArgs(c, protocol)
                 .toArray(String[]::new)))
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();

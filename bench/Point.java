@@ -51,4 +51,12 @@ record Point(Combination combination, String app, Page<?> page, int connections,
     static String label(Combination c) {
         return c.server().id() + "-" + c.engine().id() + "-" + c.mode().id();
     }
+
+    /**
+     * The combination's label for what runs over {@code protocol} (its logs): HTTP/1.1's keeps the name it had
+     * before protocols, another protocol's says which ({@code nima-jstachio-virtual.h2c}).
+     */
+    static String label(Combination c, Protocol protocol) {
+        return label(c) + (protocol == Protocol.H1 ? "" : "." + protocol.id());
+    }
 }

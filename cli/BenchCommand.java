@@ -206,7 +206,7 @@ final class BenchCommand implements Callable<Integer> {
         if (!driver.equals("pssrbench") && !driver.equals("hyperfoil")) {
             throw new UsageException("--driver takes pssrbench or hyperfoil.");
         }
-        List<Protocol> over = BenchProtocols.check(protocol.stream().map(Protocol::byId).distinct().toList(), streams, Cli.given(spec, "--streams"),
+        List<Protocol> over = BenchProtocols.check(protocol.stream().map(Protocol::byId).toList(), streams, Cli.given(spec, "--streams"),
                 driver.equals("hyperfoil"), selection.target != null);
         if (export != null && !driver.equals("hyperfoil")) {
             throw new UsageException("--export writes Hyperfoil benchmarks: add --driver=hyperfoil.");
