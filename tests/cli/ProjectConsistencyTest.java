@@ -227,6 +227,16 @@ class ProjectConsistencyTest {
         }
     }
 
+    /**
+     * The README is read in two screens (issue 31): at most 200 lines, the reference detail in docs/. A README that
+     * grows past it should move its new detail to the docs page it belongs to and link it.
+     */
+    @Test
+    void theReadmeFitsInTwoScreens() throws Exception {
+        long lines = Files.readAllLines(README).size();
+        assertTrue(lines <= 200, "README.md has " + lines + " lines, at most 200: move the detail to docs/");
+    }
+
     /** The README's opening lists name exactly the registry's servers, engines and modes, in its order. */
     @Test
     void theReadmeListsThePluginsOfTheRegistry() throws Exception {
