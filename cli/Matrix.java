@@ -56,7 +56,7 @@ public final class Matrix {
 
     /**
      * Which server speaks which protocol ({@code serve --protocol}, {@code verify --protocol}): a column per
-     * protocol, from each server's {@link Server#protocols()}; also in the README.
+     * protocol, from each server's {@link Server#protocols()}; also in docs/http2.md.
      */
     public static String protocols() {
         StringBuilder md = new StringBuilder();
