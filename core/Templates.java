@@ -137,9 +137,9 @@ public final class Templates {
     /** The template {@code key} stands for: one of the kind's for the page. */
     @SuppressWarnings("unchecked")   // safe as far as the kind's typed key method is (TemplateKind#of)
     public <F> F get(TemplateKind.Key<F> key) {
-        requirePage(key.page());
-        F template = (F) byKey.get(key);
+        F template = (F) byKey.get(key);   // once per render: one lookup when it is there
         if (template == null) {
+            requirePage(key.page());
             throw new UnsupportedOperationException(engine + " has no " + key.kind() + " template for "
                     + key.page().id());
         }
