@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
  * The flush policy of PssrBench, shared by every engine and server: the engines' many small writes (70 to 450 per
  * page) are buffered here, and {@link #flush()} turns what has accumulated into exactly one chunk for the server.
  * Flushes happen only where the renderer is about to wait for data ({@link ProgressiveItems#hasNext()}, after an
- * item in the reactive mode, or where a suspendable template suspends: {@link Templates.Suspendable}) and at the
+ * item in the reactive mode, or where a suspendable template suspends: modes/SuspendableMode.java) and at the
  * end of the page, so a page is one head chunk, one chunk per item and a tail, whatever the server.
  *
  * <p>Not thread-safe: one render writes and flushes from one thread at a time (the reactive mode hands over between

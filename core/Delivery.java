@@ -18,8 +18,7 @@ public final class Delivery {
     public static String describe(Serving plan) {
         String handler = plan.handler().words();
         boolean later = plan.answersLater();
-        String where = switch (plan.renderOn()) {
-            case HANDLER -> handler;
+        String where = plan.onHandler() ? handler : switch (plan.renderOn()) {
             case VIRTUAL -> "a new virtual thread";
             case PLATFORM -> "the platform pool (--threads)";
             case CALLBACKS -> "RxJava's threads as items arrive";
@@ -30,8 +29,10 @@ public final class Delivery {
             return "the engine renders the whole page to memory on " + where
                     + "; the page is sent at once with Content-Length" + (later ? " from " + handler : "");
         }
+        if (plan.onHandler()) {
+            return "the engine renders on " + handler + ", which writes each chunk";
+        }
         return switch (plan.renderOn()) {
-            case HANDLER -> "the engine renders on " + handler + ", which writes each chunk";
             case CALLBACKS -> "the engine renders on " + where + (plan.writes() == Serving.Writes.QUEUE
                     ? ", into a queue that " + handler + " writes out (the server has no async response)"
                     : " and writes each chunk from there; the handler (on " + handler + ") returns at once");

@@ -2,8 +2,9 @@ package core;
 
 
 /**
- * A template engine plug-in: one file in engines/ plus one line in cli/Registry.java. It registers a template per
- * page ({@link #templates()}); every engine renders every page to exactly the same bytes.
+ * A template engine plug-in: one file in engines/ plus one line in cli/Registry.java. It registers its templates
+ * per page and kind ({@link #templates()}): the modes it supports are those whose kind it offers for every page
+ * ({@link Mode#supports}); every engine renders every page to exactly the same bytes.
  */
 public interface Engine {
 
@@ -70,18 +71,5 @@ public interface Engine {
             parts.item(item, out);
         }
         parts.tail(out);
-    }
-
-    /** Whether the engine has a non-blocking template for every page, which some modes need ({@link Mode#supports}). */
-    default boolean nonBlocking() {
-        return templates().nonBlocking();
-    }
-
-    /**
-     * Whether the engine has a suspendable template (a Kotlin suspend function) for every page, which the mode that
-     * renders in coroutines needs ({@link Mode#supports}).
-     */
-    default boolean suspendable() {
-        return templates().suspendable();
     }
 }

@@ -3,12 +3,17 @@ package core;
 /**
  * How a page is rendered, and what that needs: one small file per mode in modes/ plus one line in
  * cli/Registry.java. A mode owns its render algorithm ({@link Render.Algorithm}, through {@link Render}'s small
- * API) and declares the thread it renders on and whether the page goes whole; how a server serves it follows from
- * the plan of the combination ({@link Serving}), which neither the mode nor the server writes per pair.
+ * API) and declares as data the kind of template it renders with, the thread it renders on and whether the page
+ * goes whole; which engines it runs with follows from the kinds they offer ({@link #supports}), and how a server
+ * serves it from the plan of the combination ({@link Serving}), neither written per pair.
  */
 public interface Mode extends Render.Algorithm {
 
-    /** The threads a render runs on. */
+    /**
+     * Where a render runs: what a mode declares, and what the plan of a combination says ({@link Serving#renderOn},
+     * with {@link Serving#onHandler} when it is the handler's own thread). The one notion of it, so the site, the
+     * servers and the README's prose read the same thing.
+     */
     enum Runs {
         /** A blocking render on a virtual thread. */
         VIRTUAL,
@@ -24,7 +29,10 @@ public interface Mode extends Render.Algorithm {
          */
         COROUTINE;
 
-        /** Whether the render returns at once and goes on as the data source emits (callbacks or a coroutine). */
+        /**
+         * Whether the render returns at once and goes on as the data source emits (callbacks or a coroutine), so its
+         * threads must never block on a socket.
+         */
         public boolean onEmission() {
             return this == CALLBACKS || this == COROUTINE;
         }
@@ -38,8 +46,13 @@ public interface Mode extends Render.Algorithm {
 
     Runs runs();
 
-    /** Whether the engine can render in this mode: what it needs is what the engine provides. */
-    boolean supports(Engine engine);
+    /** The kind of template the mode renders with: the model's ({@link Templates#BLOCKING}) or one of its own. */
+    TemplateKind needs();
+
+    /** Whether the engine can render in this mode: it offers the mode's kind of template for every page. */
+    default boolean supports(Engine engine) {
+        return engine.templates().offers(needs());
+    }
 
     /**
      * How the page's items reach the client with this engine in this mode: what {@code verify} checks and the README

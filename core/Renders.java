@@ -36,9 +36,9 @@ final class Renders implements AutoCloseable {
      */
     Render start(Render render, Serving plan, Mode mode, boolean elsewhere) {
         try {
-            Executor where = switch (plan.renderOn()) {
-                case HANDLER -> !elsewhere ? null
-                        : plan.handler().kind() == Handler.Kind.VIRTUAL ? workers.virtual() : workers.platform();
+            // Where the plan has the handler render, it does, unless told elsewhere: then a thread of the same kind
+            // (the plan puts a render on the handler only when the handler's thread is of the kind the mode runs on).
+            Executor where = plan.onHandler() && !elsewhere ? null : switch (plan.renderOn()) {
                 case VIRTUAL -> workers.virtual();
                 case PLATFORM -> workers.platform();
                 case CALLBACKS, COROUTINE -> null;   // returns at once: the data source's threads (or its

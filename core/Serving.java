@@ -10,30 +10,13 @@ import java.util.function.Predicate;
  * ({@link Delivery}). Neither Site nor a server asks the mode how to serve it.
  *
  * @param handler   the server's handler: its thread, and whether it answers later
- * @param renderOn  where the render runs
+ * @param renderOn  where the render runs: the mode's {@link Mode#runs()}
+ * @param onHandler the render runs on the handler's own thread (of the kind {@code renderOn} names), which
+ *                  therefore waits for its page
  * @param writes    who hands the chunks to the server
  * @param wholePage the page is rendered whole to memory and sent with {@code Content-Length}, instead of streamed
  */
-public record Serving(Handler handler, RenderOn renderOn, Writes writes, boolean wholePage) {
-
-    /** Where a render runs. */
-    public enum RenderOn {
-        /** On the handler's own thread, which therefore waits for its page. */
-        HANDLER,
-        /** On a new virtual thread. */
-        VIRTUAL,
-        /** On the platform pool of {@code --threads}. */
-        PLATFORM,
-        /** On the data source's threads as items are emitted: no thread waits for data. */
-        CALLBACKS,
-        /** In a coroutine, resumed when the data source emits each item: no thread waits for data. */
-        COROUTINE;
-
-        /** Whether the render goes on as the data source emits, so its threads must never block on a socket. */
-        public boolean onEmission() {
-            return this == CALLBACKS || this == COROUTINE;
-        }
-    }
+public record Serving(Handler handler, Mode.Runs renderOn, boolean onHandler, Writes writes, boolean wholePage) {
 
     /** Who hands a streamed page's chunks to the server. */
     public enum Writes {
@@ -96,16 +79,11 @@ public record Serving(Handler handler, RenderOn renderOn, Writes writes, boolean
      * server whose handler follows the site's own mode.
      */
     public static Serving on(Handler handler, Mode mode) {
-        RenderOn renderOn = switch (mode.runs()) {
-            case CALLBACKS -> RenderOn.CALLBACKS;
-            case COROUTINE -> RenderOn.COROUTINE;
-            case VIRTUAL, PLATFORM -> !handler.answersLater() && handler.kind() == kind(mode.runs())
-                    ? RenderOn.HANDLER
-                    : mode.runs() == Mode.Runs.VIRTUAL ? RenderOn.VIRTUAL : RenderOn.PLATFORM;
-        };
-        Writes writes = renderOn.onEmission() && !handler.answersLater() && !mode.wholePage()
+        Mode.Runs runs = mode.runs();
+        boolean onHandler = !runs.onEmission() && !handler.answersLater() && handler.kind() == kind(runs);
+        Writes writes = runs.onEmission() && !handler.answersLater() && !mode.wholePage()
                 ? Writes.QUEUE : Writes.DIRECT;
-        return new Serving(handler, renderOn, writes, mode.wholePage());
+        return new Serving(handler, runs, onHandler, writes, mode.wholePage());
     }
 
     /** Whether the handler returns before its page ends, the server answering from other threads. */

@@ -1,20 +1,24 @@
 package core;
 
-import io.reactivex.rxjava3.core.Observable;
-
 import java.io.IOException;
 import java.io.Writer;
-import java.util.IdentityHashMap;
+import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 
 /**
- * An engine's templates, one per page: a blocking render over an Iterable and the page's {@link Fragments} for
- * every page, and optionally a non-blocking render over the Observable and a suspendable one. Which modes an engine
- * supports follows from what it registers here ({@link #nonBlocking()}, {@link #suspendable()}). Registration is typed by the page, so a template always gets
- * its page's item type.
+ * An engine's templates, held by kind and page ({@link TemplateKind}): for every page a blocking render over an
+ * Iterable and the page's {@link Fragments}, the two kinds every engine has; and for the pages it can, the kinds
+ * the modes declare (a non-blocking render over the Observable, a suspendable one, ...), each kind's template type
+ * written beside its mode. Which modes an engine supports follows from what it registers here
+ * ({@link #offers}). Registration is typed by the page, so a template always gets its page's item type.
  */
 public final class Templates {
+
+    /** The blocking render of every page, over an Iterable: what the blocking modes and the reference bytes use. */
+    public static final TemplateKind BLOCKING = new TemplateKind("blocking");
+
+    /** The parts of every page (head, item, tail), each rendered when its data is there. */
+    public static final TemplateKind FRAGMENTS = new TemplateKind("fragments");
 
     /**
      * Renders a page over an Iterable that blocks until the next item arrives (and flushes before it does): an
@@ -23,37 +27,6 @@ public final class Templates {
     @FunctionalInterface
     public interface Blocking<T> {
         void render(Iterable<T> items, Writer out) throws IOException;
-    }
-
-    /**
-     * Renders a page without blocking: the head at once, each item's markup when the Observable emits it, the tail
-     * on completion, then completes the future. If the Observable fails, the future completes exceptionally and the
-     * tail is never written.
-     */
-    @FunctionalInterface
-    public interface NonBlocking<T> {
-        CompletableFuture<Void> render(Observable<T> items, Appendable out);
-    }
-
-    /**
-     * Renders a page as a Kotlin suspend function over the Observable: the head at once, then it suspends where it
-     * waits for the next item and resumes when the Observable emits it (no thread waits for data), the tail on
-     * completion. It is the suspend function's JVM form, {@code render(items, out, continuation)}: the caller (the
-     * mode) starts it in a coroutine of its choosing and passes that coroutine's
-     * {@code kotlin.coroutines.Continuation}; the result is the suspend function's ({@code COROUTINE_SUSPENDED} or
-     * its value). The continuation is typed Object so that core, the bottom layer, names no Kotlin type: the mode
-     * that starts the coroutine and the engine that suspends in it are the only code that does. If the Observable
-     * fails, the suspend function throws (the coroutine fails) and the tail is never written; cancelling the
-     * coroutine disposes the subscription.
-     *
-     * <p>It flushes {@code out} when it is a {@link java.io.Flushable} (the mode's {@link ChunkWriter}) where it is
-     * about to wait: before it waits for the first item and after each item's markup, in the coroutine. Not the
-     * emitting thread: under {@code Dispatchers.Unconfined} an emission need not run the coroutine before it returns
-     * (see the suspendable mode), so only the coroutine knows when an item has been written.
-     */
-    @FunctionalInterface
-    public interface Suspendable<T> {
-        Object render(Observable<T> items, Appendable out, Object continuation);
     }
 
     /**
@@ -111,12 +84,8 @@ public final class Templates {
         void render(T item, Writer out) throws IOException;
     }
 
-    private record Entry<T>(Blocking<T> blocking, Fragments<T> fragments, NonBlocking<T> nonBlocking,
-                            Suspendable<T> suspendable) {
-    }
-
     private final String engine;
-    private final Map<Page<?>, Entry<?>> byPage = new IdentityHashMap<>();
+    private final Map<TemplateKind.Key<?>, Object> byKey = new HashMap<>();
 
     private Templates(String engine) {
         this.engine = engine;
@@ -127,91 +96,67 @@ public final class Templates {
         return new Templates(engine);
     }
 
-    /** Registers {@code page}'s blocking template and its fragments. */
+    /** Registers {@code page}'s blocking template and its fragments: what every engine has for every page. */
     public <T> Templates add(Page<T> page, Blocking<T> blocking, Fragments<T> fragments) {
         if (blocking == null || fragments == null) {
             throw new IllegalArgumentException(engine + ": every page needs a blocking template and fragments");
         }
-        byPage.put(page, new Entry<>(blocking, fragments, null, null));
+        byKey.put(BLOCKING.of(page), blocking);
+        byKey.put(FRAGMENTS.of(page), fragments);
         return this;
     }
 
-    /** Registers {@code page}'s non-blocking template, after {@link #add} registered the page. */
-    public <T> Templates nonBlocking(Page<T> page, NonBlocking<T> nonBlocking) {
-        Entry<T> entry = entry(page);
-        byPage.put(page, new Entry<>(entry.blocking(), entry.fragments(), nonBlocking, entry.suspendable()));
-        return this;
-    }
-
-    /** Registers {@code page}'s suspendable template, after {@link #add} registered the page. */
-    public <T> Templates suspendable(Page<T> page, Suspendable<T> suspendable) {
-        Entry<T> entry = entry(page);
-        byPage.put(page, new Entry<>(entry.blocking(), entry.fragments(), entry.nonBlocking(), suspendable));
+    /**
+     * Registers a page's template of another kind, one a mode declares ({@code ReactiveMode.nonBlocking(page)}),
+     * after {@link #add(Page, Blocking, Fragments)} registered the page.
+     */
+    public <F> Templates add(TemplateKind.Key<F> key, F template) {
+        if (template == null) {
+            throw new IllegalArgumentException(engine + ": a null " + key.kind() + " template for " + key.page().id());
+        }
+        requirePage(key.page());
+        byKey.put(key, template);
         return this;
     }
 
     /** Whether there is a template for every page (the registry's tests check that there is). */
     public boolean coversEveryPage() {
+        return offers(BLOCKING);
+    }
+
+    /** Whether every page has a template of {@code kind}: whether the engine can render in the modes that need it. */
+    public boolean offers(TemplateKind kind) {
         for (Page<?> page : Page.values()) {
-            if (!byPage.containsKey(page)) {
+            if (!byKey.containsKey(kind.of(page))) {
                 return false;
             }
         }
         return true;
     }
 
-    /** Whether every page also has a non-blocking template: what the modes that render on callbacks need. */
-    public boolean nonBlocking() {
-        for (Page<?> page : Page.values()) {
-            Entry<?> entry = byPage.get(page);
-            if (entry == null || entry.nonBlocking() == null) {
-                return false;
-            }
+    /** The template {@code key} stands for: one of the kind's for the page. */
+    @SuppressWarnings("unchecked")   // safe as far as the kind's typed key method is (TemplateKind#of)
+    public <F> F get(TemplateKind.Key<F> key) {
+        F template = (F) byKey.get(key);   // once per render: one lookup when it is there
+        if (template == null) {
+            requirePage(key.page());
+            throw new UnsupportedOperationException(engine + " has no " + key.kind() + " template for "
+                    + key.page().id());
         }
-        return true;
-    }
-
-    /** Whether every page also has a suspendable template: what the mode that renders in coroutines needs. */
-    public boolean suspendable() {
-        for (Page<?> page : Page.values()) {
-            Entry<?> entry = byPage.get(page);
-            if (entry == null || entry.suspendable() == null) {
-                return false;
-            }
-        }
-        return true;
+        return template;
     }
 
     public <T> Blocking<T> blocking(Page<T> page) {
-        return entry(page).blocking();
+        return get(BLOCKING.<Blocking<T>>of(page));
     }
 
     public <T> Fragments<T> fragments(Page<T> page) {
-        return entry(page).fragments();
+        return get(FRAGMENTS.<Fragments<T>>of(page));
     }
 
-    public <T> NonBlocking<T> nonBlocking(Page<T> page) {
-        NonBlocking<T> template = entry(page).nonBlocking();
-        if (template == null) {
-            throw new UnsupportedOperationException(engine + " has no non-blocking template for " + page.id());
-        }
-        return template;
-    }
-
-    public <T> Suspendable<T> suspendable(Page<T> page) {
-        Suspendable<T> template = entry(page).suspendable();
-        if (template == null) {
-            throw new UnsupportedOperationException(engine + " has no suspendable template for " + page.id());
-        }
-        return template;
-    }
-
-    @SuppressWarnings("unchecked")   // safe: add() stores an Entry<T> under a Page<T> only
-    private <T> Entry<T> entry(Page<T> page) {
-        Entry<T> entry = (Entry<T>) byPage.get(page);
-        if (entry == null) {
+    private void requirePage(Page<?> page) {
+        if (!byKey.containsKey(BLOCKING.of(page))) {
             throw new IllegalStateException(engine + " has no template for " + page.id());
         }
-        return entry;
     }
 }

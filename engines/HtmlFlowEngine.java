@@ -18,6 +18,8 @@ import kotlin.coroutines.Continuation;
 import kotlin.jvm.functions.Function3;
 import kotlinx.coroutines.flow.FlowCollector;
 import kotlinx.coroutines.rx3.RxConvertKt;
+import modes.ReactiveMode;
+import modes.SuspendableMode;
 import org.xmlet.htmlapifaster.Body;
 import org.xmlet.htmlapifaster.Div;
 import org.xmlet.htmlapifaster.Html;
@@ -76,7 +78,7 @@ public final class HtmlFlowEngine implements Engine {
     // the block converts the Observable to a Flow (kotlinx-coroutines-rx3, which disposes the subscription when the
     // coroutine is cancelled and throws the Observable's error from collect) and collects it, writing each item
     // when it arrives. collect is the one suspension point, so the block can be a Java lambda that returns it.
-    // The model is the items and the render's writer, which the block flushes where Templates.Suspendable says.
+    // The model is the items and the render's writer, which the block flushes where SuspendableMode.Suspendable says.
     private static final HtmlViewSuspend<Suspended<Presentation>> PRESENTATIONS_SUSPEND =
             HtmlFlowExtensionsKt.viewSuspend(page -> {
                 presentations(page, (Div<?> div) -> HtmlFlowSuspendingKt.suspending(div,
@@ -96,7 +98,7 @@ public final class HtmlFlowEngine implements Engine {
 
     /**
      * The suspending block that writes each item of the Observable, as a Flow, into {@code element}, and flushes
-     * where it is about to wait (Templates.Suspendable): before the first item and after each one, in the
+     * where it is about to wait (SuspendableMode.Suspendable): before the first item and after each one, in the
      * coroutine, so the flush and the writes it sends are always on the same thread, one after the other.
      */
     private static <E, T> Function3<E, Suspended<T>, Continuation<? super Unit>, Object> collect(
@@ -138,21 +140,16 @@ public final class HtmlFlowEngine implements Engine {
             .add(Page.PRESENTATIONS, (items, out) -> PRESENTATIONS.setOut(out).write(items),
                     new DocFragments<Presentation, Div<Body<Html<HtmlPage>>>>(HtmlFlowEngine::presentationsHead,
                             HtmlFlowEngine::card, container -> container.__().__().__()))
-            .nonBlocking(Page.PRESENTATIONS, (items, out) -> writeAsync(PRESENTATIONS_ASYNC, items, out))
-            .suspendable(Page.PRESENTATIONS, (items, out, continuation) ->
-                    PRESENTATIONS_SUSPEND.write(out, new Suspended<>(items, out), continuation(continuation)))
+            .add(ReactiveMode.nonBlocking(Page.PRESENTATIONS),
+                    (items, out) -> writeAsync(PRESENTATIONS_ASYNC, items, out))
+            .add(SuspendableMode.suspendable(Page.PRESENTATIONS), (items, out, continuation) ->
+                    PRESENTATIONS_SUSPEND.write(out, new Suspended<>(items, out), continuation))
             .add(Page.STOCKS, (items, out) -> STOCKS.setOut(out).write(items),
                     new DocFragments<Stock, Tbody<Table<Body<Html<HtmlPage>>>>>(HtmlFlowEngine::stocksHead,
                             HtmlFlowEngine::row, tbody -> tbody.__().__().__().__()))
-            .nonBlocking(Page.STOCKS, (items, out) -> writeAsync(STOCKS_ASYNC, items, out))
-            .suspendable(Page.STOCKS, (items, out, continuation) ->
-                    STOCKS_SUSPEND.write(out, new Suspended<>(items, out), continuation(continuation)));
-
-    /** The coroutine's continuation that core passes as Object (core names no Kotlin type). */
-    @SuppressWarnings("unchecked")
-    private static Continuation<? super Unit> continuation(Object continuation) {
-        return (Continuation<? super Unit>) continuation;
-    }
+            .add(ReactiveMode.nonBlocking(Page.STOCKS), (items, out) -> writeAsync(STOCKS_ASYNC, items, out))
+            .add(SuspendableMode.suspendable(Page.STOCKS), (items, out, continuation) ->
+                    STOCKS_SUSPEND.write(out, new Suspended<>(items, out), continuation));
 
     /**
      * The fragments, in HtmlFlow's own way of writing a part of a page: a document ({@link HtmlFlow#doc}) writes

@@ -4,6 +4,7 @@ import core.Engine;
 import core.Templates;
 import core.Page;
 import io.reactivex.rxjava3.core.Observable;
+import modes.ReactiveMode;
 
 import java.io.IOException;
 import java.io.Writer;
@@ -41,7 +42,7 @@ public final class RawEngine implements Engine {
                         out -> out.write(segments(page).get(0)),
                         (item, out) -> out.write(pieceOf(page, item)),
                         out -> out.write(segments(page).get(segments(page).size() - 1))))
-                .nonBlocking(page, (items, out) -> writeAsync(segments(page), items, out));
+                .add(ReactiveMode.nonBlocking(page), (items, out) -> writeAsync(segments(page), items, out));
     }
 
     /**

@@ -5,6 +5,7 @@ import core.Page;
 import core.Streaming;
 import core.Templates;
 import io.reactivex.rxjava3.core.Observable;
+import modes.ReactiveMode;
 import org.thymeleaf.IThrottledTemplateProcessor;
 import org.thymeleaf.TemplateEngine;
 import org.thymeleaf.context.Context;
@@ -79,9 +80,10 @@ public final class ThymeleafEngine implements Engine {
     private static final Templates TEMPLATES = Templates.of("thymeleaf")
             .add(Page.PRESENTATIONS, (items, out) -> page(Page.PRESENTATIONS, items, out),
                     fragments(Page.PRESENTATIONS, "p"))
-            .nonBlocking(Page.PRESENTATIONS, (items, out) -> dataDriven(Page.PRESENTATIONS, items, out))
+            .add(ReactiveMode.nonBlocking(Page.PRESENTATIONS),
+                    (items, out) -> dataDriven(Page.PRESENTATIONS, items, out))
             .add(Page.STOCKS, (items, out) -> page(Page.STOCKS, items, out), fragments(Page.STOCKS, "s"))
-            .nonBlocking(Page.STOCKS, (items, out) -> dataDriven(Page.STOCKS, items, out));
+            .add(ReactiveMode.nonBlocking(Page.STOCKS), (items, out) -> dataDriven(Page.STOCKS, items, out));
 
     @Override
     public Templates templates() {

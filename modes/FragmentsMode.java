@@ -6,6 +6,7 @@ import core.Mode;
 import core.Page;
 import core.Render;
 import core.Streaming;
+import core.TemplateKind;
 import core.Templates;
 import io.reactivex.rxjava3.core.Observer;
 import io.reactivex.rxjava3.disposables.Disposable;
@@ -37,8 +38,8 @@ public final class FragmentsMode implements Mode {
     }
 
     @Override
-    public boolean supports(Engine engine) {
-        return true;   // every engine registers its fragments (core.Templates.add requires them)
+    public TemplateKind needs() {
+        return Templates.FRAGMENTS;   // every engine registers its fragments (core.Templates.add requires them)
     }
 
     @Override

@@ -6,12 +6,31 @@ import core.Mode;
 import core.Page;
 import core.Render;
 import core.Streaming;
+import core.TemplateKind;
 import io.reactivex.rxjava3.core.Observable;
 
 import java.util.concurrent.CompletableFuture;
 
 /** The engine's non-blocking API renders each item as the Observable emits it, on RxJava's threads. */
 public final class ReactiveMode implements Mode {
+
+    /**
+     * Renders a page without blocking: the head at once, each item's markup when the Observable emits it, the tail
+     * on completion, then completes the future. If the Observable fails, the future completes exceptionally and the
+     * tail is never written.
+     */
+    @FunctionalInterface
+    public interface NonBlocking<T> {
+        CompletableFuture<Void> render(Observable<T> items, Appendable out);
+    }
+
+    /** The kind of template this mode renders with; an engine that has such an API registers one per page. */
+    public static final TemplateKind NON_BLOCKING = new TemplateKind("non-blocking");
+
+    /** The key of {@code page}'s non-blocking template. */
+    public static <T> TemplateKind.Key<NonBlocking<T>> nonBlocking(Page<T> page) {
+        return NON_BLOCKING.of(page);
+    }
 
     @Override
     public String id() {
@@ -29,8 +48,8 @@ public final class ReactiveMode implements Mode {
     }
 
     @Override
-    public boolean supports(Engine engine) {
-        return engine.nonBlocking();
+    public TemplateKind needs() {
+        return NON_BLOCKING;
     }
 
     @Override
@@ -55,6 +74,6 @@ public final class ReactiveMode implements Mode {
                     out.flush();
                 })
                 .doAfterNext(item -> out.flush());
-        return render.templates().nonBlocking(page).render(items, out);
+        return render.templates().get(nonBlocking(page)).render(items, out);
     }
 }

@@ -6,7 +6,10 @@ import core.Mode;
 import core.Page;
 import core.Render;
 import core.Streaming;
+import core.TemplateKind;
 import io.reactivex.rxjava3.core.Observable;
+import kotlin.Unit;
+import kotlin.coroutines.Continuation;
 import kotlinx.coroutines.CoroutineStart;
 import kotlinx.coroutines.Dispatchers;
 import kotlinx.coroutines.GlobalScope;
@@ -38,13 +41,39 @@ import java.util.concurrent.CompletableFuture;
  * emitted inside it: when the first timer fires while that thread still holds RxJava's concatMap drain, concatMap
  * emits the item on that thread. The item is then written after its emission has returned, and the next emissions,
  * on other threads, can find the coroutine still writing there. So the chunks are flushed by the template, in the
- * coroutine, where it is about to wait ({@link core.Templates.Suspendable}), never by the emitting thread. This
+ * coroutine, where it is about to wait ({@link Suspendable}), never by the emitting thread. This
  * mode once flushed after each emission ({@code doAfterNext}), which then ran on an RxJava thread while the
  * handler's thread was writing the same {@link ChunkWriter}: one page in 14,287 came out wrong (bench, netty,
  * stocks, 128 connections, {@code --source-scheduler=io}); {@code tests/modes/SuspendableBodiesTest} makes the
  * race likely (items microseconds apart) and must see every page right.
  */
 public final class SuspendableMode implements Mode {
+
+    /**
+     * Renders a page as a Kotlin suspend function over the Observable: the head at once, then it suspends where it
+     * waits for the next item and resumes when the Observable emits it (no thread waits for data), the tail on
+     * completion. It is the suspend function's JVM form, {@code render(items, out, continuation)}: this mode starts
+     * it in a coroutine and passes that coroutine's continuation; the result is the suspend function's
+     * ({@code COROUTINE_SUSPENDED} or its value). If the Observable fails, the suspend function throws (the coroutine
+     * fails) and the tail is never written; cancelling the coroutine disposes the subscription.
+     *
+     * <p>It flushes {@code out} when it is a {@link java.io.Flushable} (the mode's {@link ChunkWriter}) where it is
+     * about to wait: before it waits for the first item and after each item's markup, in the coroutine. Not the
+     * emitting thread: under {@code Dispatchers.Unconfined} an emission need not run the coroutine before it returns
+     * (see above), so only the coroutine knows when an item has been written.
+     */
+    @FunctionalInterface
+    public interface Suspendable<T> {
+        Object render(Observable<T> items, Appendable out, Continuation<? super Unit> continuation);
+    }
+
+    /** The kind of template this mode renders with; an engine with suspendable views registers one per page. */
+    public static final TemplateKind SUSPENDABLE = new TemplateKind("suspendable");
+
+    /** The key of {@code page}'s suspendable template. */
+    public static <T> TemplateKind.Key<Suspendable<T>> suspendable(Page<T> page) {
+        return SUSPENDABLE.of(page);
+    }
 
     @Override
     public String id() {
@@ -64,8 +93,8 @@ public final class SuspendableMode implements Mode {
     }
 
     @Override
-    public boolean supports(Engine engine) {
-        return engine.suspendable();
+    public TemplateKind needs() {
+        return SUSPENDABLE;
     }
 
     @Override
@@ -89,9 +118,10 @@ public final class SuspendableMode implements Mode {
         Observable<T> items = render.items(page);
         // GlobalScope: the coroutine's lifetime is the render's, held by the future: the render cancels it
         // (whenCancelled) and waits for it, so no parent scope is needed to keep it from leaking.
-        CompletableFuture<kotlin.Unit> coroutine = FutureKt.future(GlobalScope.INSTANCE,
+        Suspendable<T> template = render.templates().get(suspendable(page));
+        CompletableFuture<Unit> coroutine = FutureKt.future(GlobalScope.INSTANCE,
                 Dispatchers.getUnconfined(), CoroutineStart.DEFAULT,
-                (scope, continuation) -> render.templates().suspendable(page).render(items, out, continuation));
+                (scope, continuation) -> template.render(items, out, continuation));
         render.whenCancelled(() -> coroutine.cancel(false));   // cancelling the future cancels the coroutine
         return coroutine.thenApply(unit -> null);
     }

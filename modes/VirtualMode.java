@@ -5,6 +5,8 @@ import core.Mode;
 import core.ProgressiveItems;
 import core.Render;
 import core.Streaming;
+import core.TemplateKind;
+import core.Templates;
 
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
@@ -28,8 +30,8 @@ public final class VirtualMode implements Mode {
     }
 
     @Override
-    public boolean supports(Engine engine) {
-        return true;   // every engine renders over a blocking Iterable
+    public TemplateKind needs() {
+        return Templates.BLOCKING;   // every engine renders over a blocking Iterable
     }
 
     @Override

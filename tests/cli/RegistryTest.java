@@ -64,12 +64,12 @@ class RegistryTest {
                 Serving plan = Serving.of(s.handling(), m);
                 String which = s.id() + " " + m.id() + ": " + plan;
                 assertTrue(s.handling().contains(plan.handler()), which);
-                assertTrue(plan.renderOn() != Serving.RenderOn.HANDLER || !plan.answersLater(), which);
+                assertTrue(!plan.onHandler() || !plan.answersLater(), which);
+                assertTrue(!plan.onHandler() || !plan.renderOn().onEmission(), which);
                 assertTrue(plan.writes() != Serving.Writes.QUEUE
                         || plan.renderOn().onEmission() && !plan.answersLater(), which);
                 assertEquals(m.wholePage(), plan.wholePage(), which);
-                assertEquals(m.runs() == Mode.Runs.CALLBACKS, plan.renderOn() == Serving.RenderOn.CALLBACKS, which);
-                assertEquals(m.runs() == Mode.Runs.COROUTINE, plan.renderOn() == Serving.RenderOn.COROUTINE, which);
+                assertEquals(m.runs(), plan.renderOn(), which);
             }
         }
     }
@@ -81,7 +81,7 @@ class RegistryTest {
         for (Server s : Registry.SERVERS) {
             for (Engine e : Registry.ENGINES) {
                 for (Mode a : Registry.MODES) {
-                    boolean valid = a.supports(e);
+                    boolean valid = e.templates().offers(a.needs());   // what the mode needs, what the engine offers
                     assertEquals(valid, listed.contains(s.id() + " " + e.id() + " " + a.id()), s.id() + e.id() + a);
                     if (!valid) {
                         UsageException refused = assertThrows(UsageException.class, () -> Registry.validate(s, e, a));

@@ -10,6 +10,7 @@ import kotlinx.html.DIV;
 import kotlinx.html.TBODY;
 import kotlinx.html.TagConsumer;
 import kotlinx.html.stream.StreamKt;
+import modes.ReactiveMode;
 import org.junit.jupiter.api.Test;
 import verify.Verifier;
 
@@ -52,7 +53,7 @@ class KotlinxEngineTest {
         private final Templates templates = Templates.of(id())
                 .add(Page.PRESENTATIONS, kotlinx.templates().blocking(Page.PRESENTATIONS),
                         kotlinx.templates().fragments(Page.PRESENTATIONS))
-                .nonBlocking(Page.PRESENTATIONS, (items, out) -> subscribedInside(out, items,
+                .add(ReactiveMode.nonBlocking(Page.PRESENTATIONS), (items, out) -> subscribedInside(out, items,
                         (StudyTemplate<DIV>) (page, cards) -> html(page, null, block(html -> {
                             setLang(html, "en-us");
                             head(html, block(KotlinxEngine::presentationsHead));
@@ -62,7 +63,7 @@ class KotlinxEngineTest {
                             }))));
                         })), KotlinxEngine::card))
                 .add(Page.STOCKS, kotlinx.templates().blocking(Page.STOCKS), kotlinx.templates().fragments(Page.STOCKS))
-                .nonBlocking(Page.STOCKS, (items, out) -> subscribedInside(out, items,
+                .add(ReactiveMode.nonBlocking(Page.STOCKS), (items, out) -> subscribedInside(out, items,
                         (StudyTemplate<TBODY>) (page, rows) -> html(page, null, block(html -> {
                             head(html, block(KotlinxEngine::stocksHead));
                             body(html, null, block(body -> {
