@@ -2,6 +2,7 @@ package bench;
 
 import core.Combination;
 import records.Row;
+import records.RowBuilder;
 import org.HdrHistogram.Histogram;
 
 import java.util.HashMap;
@@ -37,11 +38,11 @@ final class PointRows {
         }
     }
 
-    private static Row.Builder of(Point p) {
+    private static RowBuilder of(Point p) {
         return of(TOOL, p);
     }
 
-    private static Row.Builder of(String tool, Point p) {
+    private static RowBuilder of(String tool, Point p) {
         if (p.app() != null) {
             return Row.builder(tool, ForeignApp.SERVER, p.app(), ForeignApp.MODE, p.page().id(), p.connections(),
                     p.rate()).transport(p.protocol().id(), p.streams());

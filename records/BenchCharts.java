@@ -142,8 +142,8 @@ final class BenchCharts {
             if (Boolean.TRUE.equals(r.disturbed())) {
                 disturbed.put(index + "@" + x, r);
             }
-            if (m.floor() && r.sourceMs() != null) {
-                floors.add(r.sourceMs());
+            if (m.floor() && r.decimal(records.Metric.SOURCE_MS) != null) {
+                floors.add(r.decimal(records.Metric.SOURCE_MS));
             }
         }
         if (dataset.getSeriesCount() == 0) {

@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /** {@code last-row}: how scripts read a column of the last row by its name, valid rows only. */
 class LastRowCommandTest {
 
-    private static Row.Builder probe(double targetRate) {
+    private static records.RowBuilder probe(double targetRate) {
         return Row.builder("wrk", "nima", "jstachio", "virtual", "stocks", 16, targetRate);
     }
 

@@ -117,23 +117,6 @@ class ReportTest {
         return table.select("tbody tr").stream().map(tr -> tr.select("td").get(at).text()).toList();
     }
 
-    /** A folder written before listen_drops existed: its report, the column empty. */
-    @Test
-    void aSummaryOfAnEarlierVersionStillGivesAReport(@TempDir Path dir) throws IOException {
-        Files.writeString(dir.resolve("summary.csv"), """
-                tool,server,engine,mode,page,model,connections,rate,duration_s,requests,errors,valid,req_per_s,\
-                ttfb_p50_ms,ttfb_p99_ms,first_item_p50_ms,ttlb_p50_ms,ttlb_p90_ms,ttlb_p99_ms,ttlb_p999_ms,\
-                ttlb_max_ms,source_ms,chunks_mean,cpu_ms_per_req,client_cpu_ms_per_req,rss_peak_mb,rss_mean_mb,\
-                heap_mb,threads_peak,vthreads_peak,gc_count,gc_ms,ceiling_fraction,note
-                pssrbench,nima,raw,virtual,stocks,closed,4,,1.002,178,0,true,177.645,0.241,0.522,0.702,22.383,\
-                22.675,23.470,23.470,23.472,22.713,22.000,1.938,0.615,95.324,94.127,9.412,31,4,0,0,1.000,
-                """);
-        Document doc = Jsoup.parse(Report.write(dir, "raw").toFile());
-        assertEquals(List.of(""), column(doc, "nima-stocks", "listen_drops"));
-        assertEquals(List.of("1.000"), column(doc, "nima-stocks", "ceiling_fraction"));
-        assertNoRepetitions(doc);
-    }
-
     /** Rows without repetitions or conditions (an earlier folder, another tool's): the report as it always was. */
     private static void assertNoRepetitions(Document doc) {
         assertFalse(doc.select("svg").isEmpty());
