@@ -27,21 +27,6 @@ public record BrowserRow(String server, String engine, String mode, String page,
                          double delayMs, int runs, boolean valid, Map<Milestone, Stat> stats,
                          Map<Milestone, Double> bufferedP50, String note, Double foreignCpuMax) {
 
-    /** A row over HTTP/1.1 (a browser.csv from before the protocol column). */
-    public BrowserRow(String server, String engine, String mode, String page, int items, double delayMs, int runs,
-                      boolean valid, Map<Milestone, Stat> stats, Map<Milestone, Double> bufferedP50, String note,
-                      Double foreignCpuMax) {
-        this(server, engine, mode, page, BrowserRun.DEFAULT_PROTOCOL, items, delayMs, runs, valid, stats,
-                bufferedP50, note, foreignCpuMax);
-    }
-
-    /** A row over HTTP/1.1 whose machine was not watched (a browser.csv from before foreign_cpu_max). */
-    public BrowserRow(String server, String engine, String mode, String page, int items, double delayMs, int runs,
-                      boolean valid, Map<Milestone, Stat> stats, Map<Milestone, Double> bufferedP50, String note) {
-        this(server, engine, mode, page, BrowserRun.DEFAULT_PROTOCOL, items, delayMs, runs, valid, stats,
-                bufferedP50, note, null);
-    }
-
     /** Whether a load of this row ran while the rest of the machine was busy: its figures may be the neighbour's. */
     public boolean disturbed() {
         return foreignCpuMax != null && Row.disturbs(foreignCpuMax, Double.NaN);
