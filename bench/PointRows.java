@@ -44,11 +44,11 @@ final class PointRows {
 
     private static RowBuilder of(String tool, Point p) {
         if (p.app() != null) {
-            return Row.builder(tool, ForeignApp.SERVER, p.app(), ForeignApp.MODE, p.page().id(), p.connections(),
+            return RowBuilder.of(tool, ForeignApp.SERVER, p.app(), ForeignApp.MODE, p.page().id(), p.connections(),
                     p.rate()).transport(p.protocol().id(), p.streams());
         }
         Combination c = p.combination();
-        return Row.builder(tool, c.server().id(), c.engine().id(), c.mode().id(), p.page().id(), p.connections(),
+        return RowBuilder.of(tool, c.server().id(), c.engine().id(), c.mode().id(), p.page().id(), p.connections(),
                 p.rate()).transport(p.protocol().id(), p.streams());
     }
 

@@ -19,7 +19,7 @@ import static records.Metric.*;
  *
  * <p>Decimals are kept at the precision the file keeps (three places), so a row read back equals the row written,
  * and what is computed from rows (the ceiling) is the same during a sweep and after a {@code --resume}. Measured
- * rows are born in one place, {@link Builder}, which applies the one validity rule, {@link #invalidReason}.
+ * rows are born in one place, {@link RowBuilder}, which applies the one validity rule, {@link #invalidReason}.
  *
  * <p>Some metrics, in short: {@code model} is {@code closed} or {@code open}, from the target rate; {@code rate} is
  * the target rate (null in a closed loop); {@code listen_drops} counts the connection attempts the kernel dropped at
@@ -283,15 +283,6 @@ public final class Row {
     public String label() {
         return String.join(" ", tool(), server(), engine(), mode(), page(), model(), "c" + connections())
                 + (rate() == null ? "" : " rate " + rate()) + (plainHttp1() ? "" : " " + transport());
-    }
-
-    /**
-     * A row of one point: what was measured, then either {@link RowBuilder#measured} (which judges it) or
-     * {@link RowBuilder#failed}. {@code targetRate} 0 is a closed loop.
-     */
-    public static RowBuilder builder(String tool, String server, String engine, String mode, String page,
-                                     int connections, double targetRate) {
-        return new RowBuilder(tool, server, engine, mode, page, connections, targetRate);
     }
 
     /** How a decimal is written in results: three places, whatever the locale; rows keep what the file keeps. */

@@ -7,7 +7,7 @@ import java.util.Objects;
 import static records.Metric.*;
 
 /**
- * Every measured row's one way in ({@link Row#builder}): identity first, then the run, judged by
+ * Every measured row's one way in ({@link #of}): identity first, then the run, judged by
  * {@link Row#invalidReason}, then any other metric, by its own setter or by {@link #set}.
  */
 public final class RowBuilder {
@@ -18,8 +18,17 @@ public final class RowBuilder {
     private String invalid;
     private String remark;
 
-    RowBuilder(String tool, String server, String engine, String mode, String page, int connections,
-               double targetRate) {
+    /**
+     * A row of one point: what was measured, then either {@link #measured} (which judges it) or {@link #failed}.
+     * {@code targetRate} 0 is a closed loop.
+     */
+    public static RowBuilder of(String tool, String server, String engine, String mode, String page,
+                                int connections, double targetRate) {
+        return new RowBuilder(tool, server, engine, mode, page, connections, targetRate);
+    }
+
+    private RowBuilder(String tool, String server, String engine, String mode, String page, int connections,
+                       double targetRate) {
         this.targetRate = targetRate;
         set(TOOL, tool).set(SERVER, server).set(ENGINE, engine).set(MODE, mode).set(PAGE, page)
                 .set(MODEL, targetRate > 0 ? Row.OPEN : Row.CLOSED).set(CONNECTIONS, connections)

@@ -3,6 +3,7 @@ package cli;
 import cli.CliTest.Run;
 
 import records.Row;
+import records.RowBuilder;
 import records.Summary;
 
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class LastRowCommandTest {
 
     private static records.RowBuilder probe(double targetRate) {
-        return Row.builder("wrk", "nima", "jstachio", "virtual", "stocks", 16, targetRate);
+        return RowBuilder.of("wrk", "nima", "jstachio", "virtual", "stocks", 16, targetRate);
     }
 
     @Test

@@ -154,9 +154,9 @@ class ReportFuzzTest {
         }
         Summary.write(dir.resolve(Repetitions.FILE), runs);
         List<Row> summary = new ArrayList<>(Repetitions.summarize(runs));
-        summary.add(Row.builder("wrk2", "nima", "jstachio", "virtual", "stocks", 16, 200)
+        summary.add(RowBuilder.of("wrk2", "nima", "jstachio", "virtual", "stocks", 16, 200)
                 .measured(40, 7996, 0, "", 199.9).ttlbMs(22.9, 24, 26.8, 28, 30).build());
-        summary.add(Row.builder(Row.PSSRBENCH, "nima", "pebble", "virtual", "stocks", 1, 0)
+        summary.add(RowBuilder.of(Row.PSSRBENCH, "nima", "pebble", "virtual", "stocks", 1, 0)
                 .failed("errors: timeout 3, <b>\"quoted\"</b>, comma").build());
         Summary.write(dir.resolve("summary.csv"), summary);
         Files.delete(dir.resolve(Provenance.FILE));

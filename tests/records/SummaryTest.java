@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SummaryTest {
 
     private static records.RowBuilder closed(String tool, int connections) {
-        return Row.builder(tool, "nima", "jstachio", "virtual", "stocks", connections, 0);
+        return RowBuilder.of(tool, "nima", "jstachio", "virtual", "stocks", connections, 0);
     }
 
     @Test
@@ -193,7 +193,7 @@ class SummaryTest {
         assertFalse(errors.valid());
         assertEquals("errors: timeout 2", errors.note());
 
-        Row missed = Row.builder("wrk2", "nima", "jstachio", "virtual", "stocks", 8, 200.9).measured(40, 6000, 0, "",
+        Row missed = RowBuilder.of("wrk2", "nima", "jstachio", "virtual", "stocks", 8, 200.9).measured(40, 6000, 0, "",
                 150).build();
         assertEquals("open", missed.model());
         assertEquals(200L, missed.rate(), "the whole target rate");
