@@ -32,7 +32,7 @@ final class BenchSection {
 
     /**
      * A section: a server and page, and the protocol and streams the points were measured over (empty for HTTP/1.1
-     * with one stream, as every point before protocols), so that an h1 and an h2c point never share a chart.
+     * with one stream), so that an h1 and an h2c point never share a chart.
      */
     private record Group(String server, String page, String transport) {
         Group(Row r) {

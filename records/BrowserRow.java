@@ -13,8 +13,7 @@ import java.util.Objects;
  * same milestone for the same server, engine, page and protocol in the buffered mode measured beside it, with the
  * ratio of the two (a buffered row's counterpart is itself: ratio 1).
  *
- * @param protocol what the pages were loaded over: {@code serve --protocol}'s id (h1, h1s, h2); "h1" in a
- *                 browser.csv from before the column
+ * @param protocol what the pages were loaded over: {@code serve --protocol}'s id (h1, h1s, h2)
  * @param items   the page's items
  * @param delayMs the data source's delay per item
  * @param runs    the loads the statistics are over (the valid ones)

@@ -3,29 +3,10 @@ package records;
 import java.util.Arrays;
 import java.util.List;
 
-import static records.Metric.Better.HIGHER;
-import static records.Metric.Better.LOWER;
-import static records.Metric.Better.NONE;
-import static records.Metric.Kind.CONDITION;
-import static records.Metric.Kind.COUNT;
-import static records.Metric.Kind.DERIVED;
-import static records.Metric.Kind.IDENTITY;
-import static records.Metric.Kind.LATENCY;
-import static records.Metric.Kind.RESOURCE;
-import static records.Metric.Kind.RUN;
-import static records.Metric.Over.ALL;
-import static records.Metric.Over.ANY;
-import static records.Metric.Over.EMPTY;
-import static records.Metric.Over.MAX;
-import static records.Metric.Over.MEDIAN;
-import static records.Metric.Over.NOTES;
-import static records.Metric.Over.SAME;
-import static records.Metric.Over.SUM;
-import static records.Metric.Type.DECIMAL;
-import static records.Metric.Type.FLAG;
-import static records.Metric.Type.INT;
-import static records.Metric.Type.TEXT;
-import static records.Metric.Type.WHOLE;
+import static records.Metric.Better.*;
+import static records.Metric.Kind.*;
+import static records.Metric.Over.*;
+import static records.Metric.Type.*;
 
 /**
  * The one list of what a {@link Row} holds, in the order of summary.csv's columns: everything else is derived from
