@@ -161,6 +161,19 @@ class SummaryTest {
         assertNull(rows.get(1).errors(), "a point not measured has no error count");
     }
 
+    /**
+     * A note with a carriage return alone (an error message from another system): quoted, so that the line does not
+     * end there for the reader (the writer before Jackson's left it bare, and its own reader refused the file).
+     */
+    @Test
+    void aNoteWithALoneCarriageReturnReadsBack(@TempDir Path dir) throws IOException {
+        Row row = closed("wrk", 8).failed("connect: refused\rretried").build();
+        Path csv = dir.resolve("summary.csv");
+        Summary.append(csv, row);
+        assertEquals(List.of(row), Summary.read(csv));
+        assertTrue(Files.readString(csv).endsWith(",\"connect: refused\rretried\"\n"));
+    }
+
     /** A row holds its decimals as the file keeps them, so what is born in a sweep equals what a resume reads. */
     @Test
     void aBuiltRowEqualsItselfReadBack(@TempDir Path dir) throws IOException {
