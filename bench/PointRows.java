@@ -2,6 +2,7 @@ package bench;
 
 import core.Combination;
 import records.Row;
+import records.RowBuilder;
 import org.HdrHistogram.Histogram;
 
 import java.util.HashMap;
@@ -37,17 +38,17 @@ final class PointRows {
         }
     }
 
-    private static Row.Builder of(Point p) {
+    private static RowBuilder of(Point p) {
         return of(TOOL, p);
     }
 
-    private static Row.Builder of(String tool, Point p) {
+    private static RowBuilder of(String tool, Point p) {
         if (p.app() != null) {
-            return Row.builder(tool, ForeignApp.SERVER, p.app(), ForeignApp.MODE, p.page().id(), p.connections(),
+            return RowBuilder.of(tool, ForeignApp.SERVER, p.app(), ForeignApp.MODE, p.page().id(), p.connections(),
                     p.rate()).transport(p.protocol().id(), p.streams());
         }
         Combination c = p.combination();
-        return Row.builder(tool, c.server().id(), c.engine().id(), c.mode().id(), p.page().id(), p.connections(),
+        return RowBuilder.of(tool, c.server().id(), c.engine().id(), c.mode().id(), p.page().id(), p.connections(),
                 p.rate()).transport(p.protocol().id(), p.streams());
     }
 

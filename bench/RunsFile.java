@@ -21,8 +21,8 @@ import java.util.Set;
  * <p>A repetition measured again because its window was not valid or was disturbed ({@link Repetitions#unsettled})
  * does not keep its earlier windows in runs.csv: each is moved, unchanged, to {@code runs-replaced.csv} (the same
  * columns) when the repetition's first new window is recorded, so that runs.csv, and summary.csv, compare and the
- * report that read it, hold one measurement of each repetition, and a folder of any version is read as it was
- * (no new column). Until that first new window the earlier ones stay where they were: a sweep stopped before it
+ * report that read it, hold one measurement of each repetition (runs-replaced.csv is a file of its own rather
+ * than a column, so that runs.csv keeps summary.csv's columns). Until that first new window the earlier ones stay where they were: a sweep stopped before it
  * leaves the folder as it found that repetition, to be measured again by the next {@code --resume}. They are
  * copied first and then removed from runs.csv, each step a whole file ({@link Summary#write}), so that a crash
  * between the two can copy them twice, never lose them.
@@ -53,7 +53,7 @@ final class RunsFile {
         this.replacedFile = folder.resolve(Repetitions.REPLACED_FILE);
     }
 
-    /** Reads the folder's runs.csv and runs-replaced.csv (missing: none), as any version wrote them. */
+    /** Reads the folder's runs.csv and runs-replaced.csv (missing: none). */
     void load() throws IOException {
         runs.addAll(Repetitions.read(file));
         replaced.addAll(Repetitions.read(replacedFile));

@@ -37,7 +37,7 @@ import java.util.TreeSet;
  *
  * <p>A summary row of repetitions ({@link Row#spread}) draws, for the metrics that have one
  * ({@link Row#INTERVAL_METRICS}), its interval for the median as a vertical bar ({@link Whiskers}); a disturbed point
- * is ringed in red. Rows without a spread (other tools', or written before repetitions) draw as points alone.
+ * is ringed in red. Rows without a spread (other tools') draw as points alone.
  */
 final class BenchCharts {
 
@@ -142,8 +142,8 @@ final class BenchCharts {
             if (Boolean.TRUE.equals(r.disturbed())) {
                 disturbed.put(index + "@" + x, r);
             }
-            if (m.floor() && r.sourceMs() != null) {
-                floors.add(r.sourceMs());
+            if (m.floor() && r.decimal(records.Metric.SOURCE_MS) != null) {
+                floors.add(r.decimal(records.Metric.SOURCE_MS));
             }
         }
         if (dataset.getSeriesCount() == 0) {

@@ -22,11 +22,6 @@ import java.util.function.Predicate;
  */
 final class BenchSection {
 
-    /** The columns of each server and page's table of points: what a reader compares, the rest is in the CSV. */
-    private static final List<String> TABLE_COLUMNS = List.of("tool", "engine", "mode", "model", "connections",
-            "rate", "req_per_s", "ttfb_p50_ms", "first_item_p50_ms", "ttlb_p50_ms", "ttlb_p99_ms", "cpu_ms_per_req",
-            "rss_peak_mb", "heap_mb", "gc_ms", "listen_drops", "ceiling_fraction", "valid", "note");
-
     /** A column of a table: its header, its cell's text, whether the cell is a number (right-aligned). */
     private record Column(String name, Function<Row, String> text, Predicate<Row> numeric) {
         /** A column of summary.csv, as the file writes it. */
@@ -37,7 +32,7 @@ final class BenchSection {
 
     /**
      * A section: a server and page, and the protocol and streams the points were measured over (empty for HTTP/1.1
-     * with one stream, as every point before protocols), so that an h1 and an h2c point never share a chart.
+     * with one stream), so that an h1 and an h2c point never share a chart.
      */
     private record Group(String server, String page, String transport) {
         Group(Row r) {
@@ -54,7 +49,10 @@ final class BenchSection {
     private final List<String> engines = new ArrayList<>();
     private final List<String> modes = new ArrayList<>();
     private final BenchCharts charts;
-    /** The columns of each points table: {@link #TABLE_COLUMNS}, and what repetitions and conditions add. */
+    /**
+     * The columns of each points table: the metrics a reader compares ({@link Metric#table}; the rest is in the
+     * CSV), what repetitions add, then the verdict: disturbed (where the conditions were measured), valid, note.
+     */
     private final List<Column> columns = new ArrayList<>();
 
     /** {@code baseline}: the id of the baseline engine (drawn grey, first in tables and legends). */
@@ -72,19 +70,23 @@ final class BenchSection {
         this.charts = new BenchCharts(modes, baseline, theme);
         boolean repeated = Spreads.any(rows);
         boolean conditions = rows.stream().anyMatch(r -> r.disturbed() != null);
-        for (String c : TABLE_COLUMNS) {
-            if (c.equals("valid") && conditions) {
-                columns.add(new Column("disturbed", r -> r.disturbed() == null ? "" : r.disturbed() ? "disturbed"
-                        : "no", r -> false));
+        for (Metric m : Metric.values()) {
+            if (m.table()) {
+                columns.add(Column.of(m.column()));
             }
-            columns.add(Column.of(c));
-            if (c.equals("rate") && repeated) {
+            if (m == Metric.RATE && repeated) {
                 columns.add(new Column("n", r -> r.spread() == null ? "" : String.valueOf(r.spread().n()),
                         r -> r.spread() != null));
-            } else if (c.equals("req_per_s") && repeated) {
+            } else if (m == Metric.REQ_PER_S && repeated) {
                 columns.add(new Column("req/s interval", r -> Spreads.interval(r, "req_per_s"), r -> true));
             }
         }
+        if (conditions) {
+            columns.add(new Column("disturbed", r -> r.disturbed() == null ? "" : r.disturbed() ? "disturbed" : "no",
+                    r -> false));
+        }
+        columns.add(Column.of(Metric.VALID.column()));
+        columns.add(Column.of(Metric.NOTE.column()));
     }
 
     /** How to read the charts and tables: folded, its summary one line that says what it explains. */
@@ -146,10 +148,11 @@ final class BenchSection {
             h.append("<p>Left out of every chart.</p>\n");
             // The protocol where any point has another than HTTP/1.1: else the h1 and h2c rows of a point look alike.
             boolean protocols = rows.stream().anyMatch(r -> !r.plainHttp1());
-            table(h, invalid, java.util.stream.Stream.of("tool", "server", "engine", "mode", "page", "model",
-                    "connections", "rate", "protocol", "streams", "requests", "errors", "note")
-                    .filter(c -> protocols || !c.equals("protocol") && !c.equals("streams"))
-                    .map(Column::of).toList(), "invalid");
+            // The point's identity, what was done, and why.
+            table(h, invalid, java.util.stream.Stream.of(Metric.values()).filter(m -> m.kind() == Metric.Kind.IDENTITY
+                    || m == Metric.REQUESTS || m == Metric.ERRORS || m == Metric.NOTE)
+                    .filter(m -> protocols || m != Metric.PROTOCOL && m != Metric.STREAMS)
+                    .map(m -> Column.of(m.column())).toList(), "invalid");
         }
         return h.toString();
     }

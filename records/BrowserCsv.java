@@ -25,13 +25,6 @@ public final class BrowserCsv {
     /** The columns of browser.csv: per milestone its median, minimum, maximum, buffered median and ratio. */
     public static final List<String> COLUMNS = columns();
 
-    /** The columns of a browser.csv written before the protocol column (all over HTTP/1.1), which is still read. */
-    private static final List<String> BEFORE_PROTOCOL = COLUMNS.stream().filter(c -> !c.equals("protocol")).toList();
-
-    /** The columns of a browser.csv written before foreign_cpu_max and disturbed too, which is still read. */
-    private static final List<String> EARLIER = BEFORE_PROTOCOL.stream()
-            .filter(c -> !c.equals("foreign_cpu_max") && !c.equals("disturbed")).toList();
-
     /** The columns of browser-runs.csv. */
     public static final List<String> RUN_COLUMNS = runColumns();
 
@@ -55,10 +48,10 @@ public final class BrowserCsv {
         return List.copyOf(c);
     }
 
-    /** Writes both files into {@code folder}, replacing what they held. */
+    /** Writes both files into {@code folder} ({@link CsvWriter}), replacing what they held. */
     public static void write(Path folder, List<BrowserRow> rows, List<BrowserRun> runs) throws IOException {
         Files.createDirectories(folder);
-        StringBuilder out = new StringBuilder(String.join(",", COLUMNS)).append('\n');
+        List<List<String>> lines = new ArrayList<>();
         for (BrowserRow r : rows) {
             List<String> cells = new ArrayList<>(List.of(r.server(), r.engine(), r.mode(), r.page(), r.protocol(),
                     String.valueOf(r.items()), Row.decimal(r.delayMs()), String.valueOf(r.runs()),
@@ -75,11 +68,11 @@ public final class BrowserCsv {
             cells.add(r.foreignCpuMax() == null ? "" : Row.decimal(r.foreignCpuMax()));
             cells.add(r.foreignCpuMax() == null ? "" : String.valueOf(r.disturbed()));
             cells.add(r.note());
-            line(out, cells);
+            lines.add(cells);
         }
-        core.AtomicFile.write(folder.resolve(FILE), out);
+        core.AtomicFile.write(folder.resolve(FILE), CsvWriter.text(COLUMNS, lines));
 
-        StringBuilder raw = new StringBuilder(String.join(",", RUN_COLUMNS)).append('\n');
+        List<List<String>> raw = new ArrayList<>();
         for (BrowserRun r : runs) {
             List<String> cells = new ArrayList<>(List.of(r.server(), r.engine(), r.mode(), r.page(), r.protocol(),
                     String.valueOf(r.run())));
@@ -88,34 +81,22 @@ public final class BrowserCsv {
             }
             cells.addAll(List.of(String.valueOf(r.itemsSeen()), String.valueOf(r.status()), String.valueOf(r.valid()),
                     r.foreignCpu() == null ? "" : Row.decimal(r.foreignCpu()), r.problem()));
-            line(raw, cells);
+            raw.add(cells);
         }
-        core.AtomicFile.write(folder.resolve(RUNS_FILE), raw);
+        core.AtomicFile.write(folder.resolve(RUNS_FILE), CsvWriter.text(RUN_COLUMNS, raw));
     }
 
     private static String number(double v) {
         return Double.isNaN(v) ? "" : Row.decimal(v);
     }
 
-    /** One CSV line, RFC 4180 quoting where needed. */
-    private static void line(StringBuilder out, List<String> cells) {
-        for (int i = 0; i < cells.size(); i++) {
-            String v = cells.get(i);
-            out.append(i == 0 ? "" : ",").append(v.contains(",") || v.contains("\"") || v.contains("\n")
-                    ? "\"" + v.replace("\"", "\"\"") + "\"" : v);
-        }
-        out.append('\n');
-    }
-
     /**
-     * The rows of a browser.csv written by this version or an earlier one (its header {@link #COLUMNS},
-     * BEFORE_PROTOCOL or EARLIER: the rows of a file without the protocol column are HTTP/1.1's); a milestone whose
-     * median, minimum or maximum is missing (or not finite, {@link CsvFile}) is not measured.
+     * The rows of a browser.csv (its header {@link #COLUMNS}); a milestone whose median, minimum or maximum is
+     * missing (or not finite, {@link CsvFile}) is not measured.
      */
     public static List<BrowserRow> read(Path file) throws IOException {
         CsvFile csv = CsvFile.read(file);
-        if (!csv.lines().isEmpty() && !csv.header().equals(COLUMNS) && !csv.header().equals(BEFORE_PROTOCOL)
-                && !csv.header().equals(EARLIER)) {
+        if (!csv.lines().isEmpty() && !csv.header().equals(COLUMNS)) {
             throw new IOException(file + " has other columns than this version of PssrBench writes");
         }
         List<BrowserRow> rows = new ArrayList<>();

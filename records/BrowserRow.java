@@ -13,8 +13,7 @@ import java.util.Objects;
  * same milestone for the same server, engine, page and protocol in the buffered mode measured beside it, with the
  * ratio of the two (a buffered row's counterpart is itself: ratio 1).
  *
- * @param protocol what the pages were loaded over: {@code serve --protocol}'s id (h1, h1s, h2); "h1" in a
- *                 browser.csv from before the column
+ * @param protocol what the pages were loaded over: {@code serve --protocol}'s id (h1, h1s, h2)
  * @param items   the page's items
  * @param delayMs the data source's delay per item
  * @param runs    the loads the statistics are over (the valid ones)
@@ -26,21 +25,6 @@ import java.util.Objects;
 public record BrowserRow(String server, String engine, String mode, String page, String protocol, int items,
                          double delayMs, int runs, boolean valid, Map<Milestone, Stat> stats,
                          Map<Milestone, Double> bufferedP50, String note, Double foreignCpuMax) {
-
-    /** A row over HTTP/1.1 (a browser.csv from before the protocol column). */
-    public BrowserRow(String server, String engine, String mode, String page, int items, double delayMs, int runs,
-                      boolean valid, Map<Milestone, Stat> stats, Map<Milestone, Double> bufferedP50, String note,
-                      Double foreignCpuMax) {
-        this(server, engine, mode, page, BrowserRun.DEFAULT_PROTOCOL, items, delayMs, runs, valid, stats,
-                bufferedP50, note, foreignCpuMax);
-    }
-
-    /** A row over HTTP/1.1 whose machine was not watched (a browser.csv from before foreign_cpu_max). */
-    public BrowserRow(String server, String engine, String mode, String page, int items, double delayMs, int runs,
-                      boolean valid, Map<Milestone, Stat> stats, Map<Milestone, Double> bufferedP50, String note) {
-        this(server, engine, mode, page, BrowserRun.DEFAULT_PROTOCOL, items, delayMs, runs, valid, stats,
-                bufferedP50, note, null);
-    }
 
     /** Whether a load of this row ran while the rest of the machine was busy: its figures may be the neighbour's. */
     public boolean disturbed() {

@@ -10,7 +10,7 @@ import java.util.Objects;
  * {@code browser.csv}). A milestone the page did not report is missing from {@code ms}.
  *
  * @param protocol  what the page was asked over ({@code serve --protocol}'s id: h1, h1s, h2), which the browser
- *                  reported it came over ("h1" in a browser-runs.csv from before the column)
+ *                  reported it came over
  * @param run       1, 2, ... within its combination, protocol and page (warm-up loads are not recorded)
  * @param itemsSeen the item elements in the DOM when the page had loaded
  * @param status    the HTTP status of the page (the navigation entry's responseStatus; 0 when not reported)

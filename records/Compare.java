@@ -33,7 +33,8 @@ public final class Compare {
 
     /** Whether a bigger value of the metric is better (throughput); else smaller is (latency, CPU). */
     public static boolean higherIsBetter(String metric) {
-        return metric.equals("req_per_s");
+        Metric m = Metric.of(metric);
+        return m != null && m.better() == Metric.Better.HIGHER;
     }
 
     /** One side of a cell: its repetitions (0: not measured), their median and half its interval's width. */

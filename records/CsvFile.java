@@ -198,7 +198,7 @@ final class CsvFile {
             return byName;
         }
 
-        /** The cell's text; "" where the file has no such column (an earlier version's). */
+        /** The cell's text; "" where the file has no such column. */
         String text(String column) {
             Integer i = index.get(column);
             return i == null ? "" : cells.get(i);

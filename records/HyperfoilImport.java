@@ -115,7 +115,7 @@ public final class HyperfoilImport {
                     note.append("; ").append(more);
                 }
             }
-            return Row.builder(TOOL, point.server(), point.engine(), point.mode(), point.page(),
+            return RowBuilder.of(TOOL, point.server(), point.engine(), point.mode(), point.page(),
                             point.connections(), point.rate())
                     .measured(seconds, responses, errors(), errorDetail(), reqPerS())
                     .ttlbMs(p50 / 1e6, p90 / 1e6, p99 / 1e6, p999 / 1e6, max / 1e6)

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -79,7 +80,6 @@ public final class Repetitions {
 
     /** The summary row of one point from the attempts that stand for its repetitions. */
     private static Row point(List<Row> used) {
-        Row first = used.get(0);
         int n = used.size();
         for (Row r : used) {
             if (!r.valid()) {
@@ -104,37 +104,58 @@ public final class Repetitions {
         Row.Spread spread = shown == null ? new Row.Spread(n, 0, true, lo, hi)
                 : new Row.Spread(n, shown.level() * 100, shown.range(), lo, hi);
         long disturbed = used.stream().filter(r -> Boolean.TRUE.equals(r.disturbed())).count();
-        boolean known = used.stream().anyMatch(r -> r.disturbed() != null);
-        double foreign = max(used, Row::foreignCpu);
-        List<String> notes = new ArrayList<>(used.stream().map(Row::note).filter(s -> !s.isEmpty()).distinct()
-                .toList());
-        if (disturbed > 0) {
-            notes.add(0, String.format(Locale.ROOT, "disturbed: %d of %d repetitions (foreign CPU up to %.2f cores,"
-                    + " steal up to %.1f%%)", disturbed, n, foreign, max(used, Row::stealPct)));
+        Map<Metric, Object> values = new EnumMap<>(Metric.class);
+        for (Metric m : Metric.values()) {
+            values.put(m, over(m, used));
         }
-        Row m = new Row(first.tool(), first.server(), first.engine(), first.mode(), first.page(), first.model(),
-                first.connections(), first.rate(), median(used, Row::durationS), Math.round(median(used,
-                r -> (double) r.requests())), sum(used, Row::errors), true, median(used, Row::reqPerS),
-                median(used, Row::ttfbP50Ms), median(used, Row::ttfbP99Ms), median(used, Row::firstItemP50Ms),
-                median(used, Row::ttlbP50Ms), median(used, Row::ttlbP90Ms), median(used, Row::ttlbP99Ms),
-                median(used, Row::ttlbP999Ms), median(used, Row::ttlbMaxMs), median(used, Row::sourceMs),
-                median(used, Row::chunksMean), median(used, Row::cpuMsPerReq), median(used, Row::clientCpuMsPerReq),
-                median(used, Row::rssPeakMb), median(used, Row::rssMeanMb), median(used, Row::heapMb),
-                whole(used, Row::threadsPeak), whole(used, Row::vthreadsPeak), whole(used, Row::gcCount),
-                whole(used, Row::gcMs), maxWhole(used, Row::listenDrops), null, String.join("; ", notes), null,
-                median(used, Row::warmupS), Double.isNaN(foreign) ? null : foreign, nullIfNaN(max(used,
-                Row::stealPct)), known ? disturbed > 0 : null, spread, first.protocol(), first.streams());
-        return m;
+        if (disturbed > 0) {
+            List<String> notes = new ArrayList<>(List.of(String.format(Locale.ROOT, "disturbed: %d of %d repetitions"
+                    + " (foreign CPU up to %.2f cores, steal up to %.1f%%)", disturbed, n, max(used, Row::foreignCpu),
+                    max(used, Row::stealPct))));
+            if (!values.get(Metric.NOTE).equals("")) {
+                notes.add((String) values.get(Metric.NOTE));
+            }
+            values.put(Metric.NOTE, String.join("; ", notes));
+        }
+        return Row.of(values, spread);
+    }
+
+    /** One metric of a point's summary row from the repetitions it uses, as {@link Metric#over} says. */
+    private static Object over(Metric m, List<Row> used) {
+        switch (m.over()) {
+            case SAME:
+                return used.get(0).get(m);
+            case EMPTY:
+                return null;
+            case ALL:
+                return used.stream().allMatch(r -> Boolean.TRUE.equals(r.get(m)));
+            case ANY:
+                return used.stream().noneMatch(r -> r.get(m) != null) ? null
+                        : (Object) used.stream().anyMatch(r -> Boolean.TRUE.equals(r.get(m)));
+            case NOTES:
+                return String.join("; ", used.stream().map(r -> (String) r.get(m)).filter(s -> !s.isEmpty())
+                        .distinct().toList());
+            default:
+                break;
+        }
+        double[] xs = values(used, r -> r.get(m) instanceof Number x ? x.doubleValue() : null);
+        if (xs.length == 0) {
+            return null;
+        }
+        double result = switch (m.over()) {
+            case MEDIAN -> Stats.median(xs);
+            case SUM -> Arrays.stream(xs).sum();
+            case MAX -> Arrays.stream(xs).max().orElseThrow();
+            default -> throw new IllegalStateException("not a number's aggregate: " + m.over());
+        };
+        // A whole number's median (or sum, or maximum) is whole.
+        return m.type() == Metric.Type.DECIMAL ? (Object) result : (Object) Math.round(result);
     }
 
     /** An invalid point's row: the failing repetition's figures, its note, no spread. */
     private static Row invalid(Row r, String note) {
-        return new Row(r.tool(), r.server(), r.engine(), r.mode(), r.page(), r.model(), r.connections(), r.rate(),
-                r.durationS(), r.requests(), r.errors(), r.valid(), r.reqPerS(), r.ttfbP50Ms(), r.ttfbP99Ms(),
-                r.firstItemP50Ms(), r.ttlbP50Ms(), r.ttlbP90Ms(), r.ttlbP99Ms(), r.ttlbP999Ms(), r.ttlbMaxMs(),
-                r.sourceMs(), r.chunksMean(), r.cpuMsPerReq(), r.clientCpuMsPerReq(), r.rssPeakMb(), r.rssMeanMb(),
-                r.heapMb(), r.threadsPeak(), r.vthreadsPeak(), r.gcCount(), r.gcMs(), r.listenDrops(), null, note,
-                null, r.warmupS(), r.foreignCpu(), r.stealPct(), r.disturbed(), null, r.protocol(), r.streams());
+        return r.with(Metric.CEILING_FRACTION, null).with(Metric.REPETITION, null).with(Metric.NOTE, note)
+                .with((Row.Spread) null);
     }
 
     private static double[] values(List<Row> rows, Function<Row, Double> metric) {
@@ -142,31 +163,8 @@ public final class Repetitions {
                 .mapToDouble(Double::doubleValue).toArray();
     }
 
-    private static Double median(List<Row> rows, Function<Row, Double> metric) {
-        double[] xs = values(rows, metric);
-        return xs.length == 0 ? null : Stats.median(xs);
-    }
-
-    private static Long whole(List<Row> rows, Function<Row, Long> metric) {
-        Double m = median(rows, r -> metric.apply(r) == null ? null : metric.apply(r).doubleValue());
-        return m == null ? null : Math.round(m);
-    }
-
-    private static Long sum(List<Row> rows, Function<Row, Long> metric) {
-        List<Long> xs = rows.stream().map(metric).filter(Objects::nonNull).toList();
-        return xs.isEmpty() ? null : xs.stream().mapToLong(Long::longValue).sum();
-    }
-
-    private static Long maxWhole(List<Row> rows, Function<Row, Long> metric) {
-        return rows.stream().map(metric).filter(Objects::nonNull).max(Long::compare).orElse(null);
-    }
-
     private static double max(List<Row> rows, Function<Row, Double> metric) {
         return Arrays.stream(values(rows, metric)).max().orElse(Double.NaN);
-    }
-
-    private static Double nullIfNaN(double v) {
-        return Double.isNaN(v) ? null : v;
     }
 
     /** The text "median ±half-width" of a summary row's figure, as the terminal table prints it. */

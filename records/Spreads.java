@@ -13,7 +13,7 @@ import java.util.TreeMap;
 /**
  * What report.html says about repetitions, from the rows themselves (never from what bench was asked): how many
  * repetitions each point is the median of, what its whiskers are, which points were disturbed and what that means.
- * Rows without a spread (other tools', or written before repetitions) say nothing.
+ * Rows without a spread (other tools') say nothing.
  */
 final class Spreads {
 

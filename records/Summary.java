@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -27,62 +28,31 @@ public final class Summary {
     private record Column(String name, Function<Row, Object> value) {
     }
 
-    private static final List<Column> TABLE = List.of(
-            new Column("tool", Row::tool), new Column("server", Row::server), new Column("engine", Row::engine),
-            new Column("mode", Row::mode), new Column("page", Row::page), new Column("model", Row::model),
-            new Column("connections", Row::connections), new Column("rate", Row::rate),
-            new Column("protocol", Row::protocol), new Column("streams", Row::streams),
-            new Column("duration_s", Row::durationS), new Column("requests", Row::requests),
-            new Column("errors", Row::errors), new Column("valid", Row::valid), new Column("req_per_s", Row::reqPerS),
-            new Column("ttfb_p50_ms", Row::ttfbP50Ms), new Column("ttfb_p99_ms", Row::ttfbP99Ms),
-            new Column("first_item_p50_ms", Row::firstItemP50Ms), new Column("ttlb_p50_ms", Row::ttlbP50Ms),
-            new Column("ttlb_p90_ms", Row::ttlbP90Ms), new Column("ttlb_p99_ms", Row::ttlbP99Ms),
-            new Column("ttlb_p999_ms", Row::ttlbP999Ms), new Column("ttlb_max_ms", Row::ttlbMaxMs),
-            new Column("source_ms", Row::sourceMs), new Column("chunks_mean", Row::chunksMean),
-            new Column("cpu_ms_per_req", Row::cpuMsPerReq), new Column("client_cpu_ms_per_req", Row::clientCpuMsPerReq),
-            new Column("rss_peak_mb", Row::rssPeakMb), new Column("rss_mean_mb", Row::rssMeanMb),
-            new Column("heap_mb", Row::heapMb), new Column("threads_peak", Row::threadsPeak),
-            new Column("vthreads_peak", Row::vthreadsPeak), new Column("gc_count", Row::gcCount),
-            new Column("gc_ms", Row::gcMs), new Column("listen_drops", Row::listenDrops),
-            new Column("ceiling_fraction", Row::ceilingFraction), new Column("repetition", Row::repetition),
-            new Column("n", r -> r.spread() == null ? null : r.spread().n()),
-            new Column("ci_level_pct", r -> r.spread() == null ? null : r.spread().levelPct()),
-            new Column("ci_kind", r -> r.spread() == null ? null : r.spread().range() ? "range" : "interval"));
-
-    /** Every column: {@link #TABLE}, each interval metric's bounds, the run's conditions, and the note last. */
+    /**
+     * Every column: a metric's each ({@link Metric}, in its order), with the spread of a summary row (n, the level
+     * and kind of its intervals, each interval metric's bounds) before the window's conditions.
+     */
     private static final List<Column> ALL = columns();
 
     public static final List<String> COLUMNS = ALL.stream().map(Column::name).toList();
 
-    /** The columns that repetitions added: the spread, the bounds and the conditions. */
-    private static final List<String> SINCE_REPETITIONS = COLUMNS.subList(COLUMNS.indexOf("repetition"),
-            COLUMNS.indexOf("note"));
-
-    /** The columns that protocols added: a row without them is HTTP/1.1 with one request per connection. */
-    private static final List<String> SINCE_PROTOCOLS = List.of("protocol", "streams");
-
-    /**
-     * The headers of earlier versions that this one still reads (a column it adds is empty in their rows), so that
-     * a results folder written before can be resumed, reported and appended to: before protocols, before
-     * repetitions, and before listen_drops.
-     */
-    private static final List<List<String>> EARLIER = List.of(
-            COLUMNS.stream().filter(c -> !SINCE_PROTOCOLS.contains(c)).toList(),
-            COLUMNS.stream().filter(c -> !SINCE_PROTOCOLS.contains(c) && !SINCE_REPETITIONS.contains(c)).toList(),
-            COLUMNS.stream().filter(c -> !SINCE_PROTOCOLS.contains(c) && !SINCE_REPETITIONS.contains(c)
-                    && !c.equals("listen_drops")).toList());
-
     private static List<Column> columns() {
-        List<Column> all = new ArrayList<>(TABLE);
-        for (String metric : Row.INTERVAL_METRICS) {
-            all.add(new Column(metric + "_lo", r -> r.spread() == null ? null : r.spread().lo().get(metric)));
-            all.add(new Column(metric + "_hi", r -> r.spread() == null ? null : r.spread().hi().get(metric)));
+        List<Column> all = new ArrayList<>();
+        for (Metric m : Metric.values()) {
+            if (m.kind() == Metric.Kind.CONDITION && all.stream().noneMatch(c -> c.name().equals("n"))) {
+                all.add(new Column("n", r -> r.spread() == null ? null : r.spread().n()));
+                all.add(new Column("ci_level_pct", r -> r.spread() == null ? null : r.spread().levelPct()));
+                all.add(new Column("ci_kind", r -> r.spread() == null ? null : r.spread().range() ? "range"
+                        : "interval"));
+                for (Metric i : Metric.INTERVALS) {
+                    all.add(new Column(i.column() + "_lo", r -> r.spread() == null ? null
+                            : r.spread().lo().get(i.column())));
+                    all.add(new Column(i.column() + "_hi", r -> r.spread() == null ? null
+                            : r.spread().hi().get(i.column())));
+                }
+            }
+            all.add(new Column(m.column(), r -> r.get(m)));
         }
-        all.add(new Column("warmup_s", Row::warmupS));
-        all.add(new Column("foreign_cpu", Row::foreignCpu));
-        all.add(new Column("steal_pct", Row::stealPct));
-        all.add(new Column("disturbed", Row::disturbed));
-        all.add(new Column("note", Row::note));
         return List.copyOf(all);
     }
 
@@ -118,24 +88,20 @@ public final class Summary {
         return String.join(",", COLUMNS);
     }
 
-    /** The row as CSV (RFC 4180 quoting where needed), without the line break. */
+    /** The row as CSV ({@link CsvWriter}'s quoting), without the line break. */
     public static String csv(Row row) {
-        List<String> cells = new ArrayList<>();
-        for (String column : COLUMNS) {
-            String v = text(row, column);
-            cells.add(v.contains(",") || v.contains("\"") || v.contains("\n") ? "\"" + v.replace("\"", "\"\"") + "\""
-                    : v);
-        }
-        return String.join(",", cells);
+        String line = CsvWriter.line(cells(row));
+        return line.substring(0, line.length() - 1);
     }
 
-    /**
-     * The rows of a summary.csv written by this version or an earlier one (its header must be {@link #COLUMNS} or
-     * one of {@link #EARLIER}).
-     */
+    private static List<String> cells(Row row) {
+        return COLUMNS.stream().map(c -> text(row, c)).toList();
+    }
+
+    /** The rows of a summary.csv or runs.csv (its header must be {@link #COLUMNS}). */
     public static List<Row> read(Path file) throws IOException {
         CsvFile csv = CsvFile.read(file);
-        if (!csv.lines().isEmpty() && !readable(csv.header())) {
+        if (!csv.lines().isEmpty() && !csv.header().equals(COLUMNS)) {
             throw new IOException(file + " has other columns than this version of PssrBench writes");
         }
         List<Row> rows = new ArrayList<>();
@@ -145,15 +111,7 @@ public final class Summary {
         return rows;
     }
 
-    private static boolean readable(List<String> header) {
-        return header.equals(COLUMNS) || EARLIER.contains(header);
-    }
-
-    /**
-     * Appends the row to {@code file}, writing the header first when the file is new or empty. A file of an earlier
-     * version is first rewritten in this version's columns (its rows unchanged, the new columns empty), so that
-     * every line of a file has the same columns.
-     */
+    /** Appends the row to {@code file}, writing the header first when the file is new or empty. */
     public static void append(Path file, Row row) throws IOException {
         if (file.getParent() != null) {
             Files.createDirectories(file.getParent());
@@ -161,23 +119,18 @@ public final class Summary {
         boolean fresh = !Files.exists(file) || Files.size(file) == 0;
         if (!fresh) {
             String first = Files.readAllLines(file, StandardCharsets.UTF_8).get(0);
-            if (EARLIER.stream().anyMatch(h -> first.equals(String.join(",", h)))) {
-                write(file, read(file));
-            } else if (!first.equals(header())) {
+            if (!first.equals(header())) {
                 throw new IOException(file + " has other columns than this version of PssrBench writes");
             }
         }
-        AtomicFile.append(file, (fresh ? header() + "\n" : "") + csv(row) + "\n");
+        AtomicFile.append(file, (fresh ? header() + "\n" : "") + CsvWriter.line(cells(row)));
     }
 
     /**
-     * Replaces {@code file} with these rows in this version's columns: whole, or not at all (a temporary file, then
-     * an atomic move).
+     * Replaces {@code file} with these rows: whole, or not at all (a temporary file, then an atomic move).
      */
     public static void write(Path file, List<Row> rows) throws IOException {
-        StringBuilder text = new StringBuilder(header()).append('\n');
-        rows.forEach(r -> text.append(csv(r)).append('\n'));
-        AtomicFile.write(file, text);
+        AtomicFile.write(file, CsvWriter.text(COLUMNS, rows.stream().map(Summary::cells).toList()));
     }
 
     /** Writes every row to {@code file} as JSON: a list of objects, each column's text as in the CSV. */
@@ -191,37 +144,27 @@ public final class Summary {
         AtomicFile.write(file, new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(json));
     }
 
-    /** A row from its cells, each read as its column's type ({@link CsvFile.Line} refuses a cell in a sentence). */
+    /** A row from its cells, each read as its metric's type ({@link CsvFile.Line} refuses a cell in a sentence). */
     private static Row row(CsvFile.Line c) throws IOException {
-        return new Row(c.text("tool"), c.text("server"), c.text("engine"), c.text("mode"), c.text("page"),
-                c.text("model"), c.count("connections"), c.whole("rate"),
-                c.decimal("duration_s"), required(c, "requests"), c.whole("errors"), c.flag("valid"),
-                c.decimal("req_per_s"), c.decimal("ttfb_p50_ms"), c.decimal("ttfb_p99_ms"),
-                c.decimal("first_item_p50_ms"), c.decimal("ttlb_p50_ms"), c.decimal("ttlb_p90_ms"),
-                c.decimal("ttlb_p99_ms"), c.decimal("ttlb_p999_ms"), c.decimal("ttlb_max_ms"), c.decimal("source_ms"),
-                c.decimal("chunks_mean"), c.decimal("cpu_ms_per_req"), c.decimal("client_cpu_ms_per_req"),
-                c.decimal("rss_peak_mb"), c.decimal("rss_mean_mb"), c.decimal("heap_mb"),
-                c.whole("threads_peak"), c.whole("vthreads_peak"), c.whole("gc_count"),
-                c.whole("gc_ms"), c.whole("listen_drops"), c.decimal("ceiling_fraction"), c.text("note"),
-                c.countOrNull("repetition"), c.decimal("warmup_s"), c.decimal("foreign_cpu"), c.decimal("steal_pct"),
-                c.flagOrNull("disturbed"), spread(c), c.text("protocol"), streams(c));
-    }
-
-    /** The streams per connection; 1 where the column is empty (a row written before protocols). */
-    private static int streams(CsvFile.Line c) throws IOException {
-        Integer n = c.countOrNull("streams");
-        if (n != null && n < 1) {
+        Map<Metric, Object> values = new EnumMap<>(Metric.class);
+        for (Metric m : Metric.values()) {
+            String col = m.column();
+            Object value = switch (m.type()) {
+                case TEXT -> c.text(col);
+                case INT -> c.countOrNull(col);
+                case WHOLE -> c.whole(col);
+                case DECIMAL -> c.decimal(col);
+                case FLAG -> c.flagOrNull(col);
+            };
+            if (value == null && m.required()) {
+                throw c.refused(col, m.type() == Metric.Type.FLAG ? "true or false" : "a whole number");
+            }
+            values.put(m, value);
+        }
+        if (values.get(Metric.STREAMS) instanceof Integer n && n < 1) {
             throw c.refused("streams", "a whole number of at least 1");
         }
-        return n == null ? 1 : n;
-    }
-
-    private static long required(CsvFile.Line c, String column) throws IOException {
-        Long value = c.whole(column);
-        if (value == null) {
-            throw c.refused(column, "a whole number");
-        }
-        return value;
+        return Row.of(values, spread(c));
     }
 
     /** A summary row's spread from its cells: null where n is empty (a run's row, another tool's). */

@@ -169,7 +169,7 @@ public record WrkReport(String tool, String url, int threads, int connections, d
      * wrk2 measure the time to the last byte; time to first byte and the server's resources stay empty.
      */
     public Row row(Combination combination, Page page, double targetRate) {
-        return Row.builder(tool, combination.server().id(), combination.engine().id(), combination.mode().id(),
+        return RowBuilder.of(tool, combination.server().id(), combination.engine().id(), combination.mode().id(),
                         page.id(), connections, targetRate)
                 .measured(durationS, requests, errors(), errorDetail(), reqPerS)
                 .ttlbMs(percentileMs(50), percentileMs(90), percentileMs(99), percentileMs(99.9), latencyMaxMs)

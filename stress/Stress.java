@@ -121,27 +121,21 @@ public final class Stress {
 
     /** stress.csv: scenario, server, engine, mode, pass, the union of the figure columns, rule, note. */
     static void write(Path folder, List<Outcome> outcomes) throws IOException {
-        Set<String> columns = new LinkedHashSet<>();
-        outcomes.forEach(o -> columns.addAll(o.figures().keySet()));
-        StringBuilder csv = new StringBuilder("scenario,server,engine,mode,pass");
-        columns.forEach(k -> csv.append(',').append(k));
-        csv.append(",rule,note\n");
+        Set<String> figures = new LinkedHashSet<>();
+        outcomes.forEach(o -> figures.addAll(o.figures().keySet()));
+        List<String> header = new ArrayList<>(List.of("scenario", "server", "engine", "mode", "pass"));
+        header.addAll(figures);
+        header.addAll(List.of("rule", "note"));
+        List<List<String>> lines = new ArrayList<>();
         for (Outcome o : outcomes) {
-            csv.append(o.scenario()).append(',').append(o.combination().server().id()).append(',')
-                    .append(o.combination().engine().id()).append(',').append(o.combination().mode().id())
-                    .append(',').append(o.pass());
-            for (String k : columns) {
-                Object v = o.figures().get(k);
-                csv.append(',').append(v == null ? "" : quote(String.valueOf(v)));
-            }
-            csv.append(',').append(quote(o.rule())).append(',').append(quote(o.note())).append('\n');
+            List<String> cells = new ArrayList<>(List.of(o.scenario(), o.combination().server().id(),
+                    o.combination().engine().id(), o.combination().mode().id(), String.valueOf(o.pass())));
+            figures.forEach(k -> cells.add(o.figures().get(k) == null ? "" : String.valueOf(o.figures().get(k))));
+            cells.addAll(List.of(o.rule(), o.note()));
+            lines.add(cells);
         }
         Files.createDirectories(folder);
-        core.AtomicFile.write(folder.resolve(FILE), csv);
-    }
-
-    private static String quote(String s) {
-        return s.contains(",") || s.contains("\"") || s.contains("\n") ? '"' + s.replace("\"", "\"\"") + '"' : s;
+        core.AtomicFile.write(folder.resolve(FILE), records.CsvWriter.text(header, lines));
     }
 
     /** One outcome on one line: PASS/FAIL, scenario, combination, figures, rule, note. */

@@ -2,6 +2,7 @@ package bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import records.Row;
+import records.RowBuilder;
 import records.Summary;
 import org.jsoup.Jsoup;
 import org.junit.jupiter.api.BeforeAll;
@@ -144,7 +145,7 @@ class BenchIT {
     /** A folder from before repetitions has no runs.csv to go on from: resuming it is refused, nothing measured. */
     @Test
     void aFolderFromBeforeRepetitionsIsNotResumed(@TempDir Path out) throws Exception {
-        Files.writeString(out.resolve("summary.csv"), Summary.header() + "\n" + Summary.csv(Row.builder("pssrbench",
+        Files.writeString(out.resolve("summary.csv"), Summary.header() + "\n" + Summary.csv(RowBuilder.of("pssrbench",
                 "nima", "jstachio", "virtual", "stocks", 1, 0).measured(1, 40, 0, "", 40).build()) + "\n");
         // Such a folder had PssrBench's provenance.json too (its keys as every version writes them), so it is a
         // results folder: the refusal to test is the resume's, not the guard against foreign folders.

@@ -130,9 +130,9 @@ class HyperfoilDriverTest {
             assertEquals(HyperfoilImport.TOOL, row.tool());
             assertTrue(row.reqPerS() > 0 && row.requests() > 0, row.toString());
             assertEquals(0L, row.errors(), row.note());
-            assertTrue(row.ttlbP50Ms() > 0, row.toString());
-            assertNull(row.ttfbP50Ms(), "Hyperfoil records no time to first byte");
-            assertNull(row.firstItemP50Ms(), "nor the first item");
+            assertTrue(row.decimal(records.Metric.TTLB_P50_MS) > 0, row.toString());
+            assertNull(row.decimal(records.Metric.TTFB_P50_MS), "Hyperfoil records no time to first byte");
+            assertNull(row.decimal(records.Metric.FIRST_ITEM_P50_MS), "nor the first item");
             assertTrue(row.note().contains(HyperfoilImport.NOTE), row.note());
             assertTrue(Files.isRegularFile(out.resolve("hgrm/" + name + ".ttlb.hgrm")));
 

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import records.Repetitions;
 import records.Row;
+import records.RowBuilder;
 import records.Summary;
 
 import java.io.IOException;
@@ -33,7 +34,7 @@ class RunsFileTest {
 
     /** A measured window of P: {@code reqPerS}, with {@code foreignCores} of foreign CPU (above 0.1: disturbed). */
     static Row window(int repetition, double reqPerS, double foreignCores) {
-        return Row.builder(PointRows.TOOL, C.server().id(), C.engine().id(), C.mode().id(), P.page().id(),
+        return RowBuilder.of(PointRows.TOOL, C.server().id(), C.engine().id(), C.mode().id(), P.page().id(),
                         P.connections(), P.rate())
                 .measured(5, Math.round(reqPerS * 5), 0, "", reqPerS).conditions(foreignCores, 0).build()
                 .withRepetition(repetition);
@@ -41,7 +42,7 @@ class RunsFileTest {
 
     /** A window of P with errors, undisturbed: not valid. */
     static Row invalid(int repetition) {
-        return Row.builder(PointRows.TOOL, C.server().id(), C.engine().id(), C.mode().id(), P.page().id(),
+        return RowBuilder.of(PointRows.TOOL, C.server().id(), C.engine().id(), C.mode().id(), P.page().id(),
                         P.connections(), P.rate())
                 .measured(5, 4000, 3, "non-2xx 0, wrong body 0, i/o 3, timeout 0", 800).conditions(0, 0).build()
                 .withRepetition(repetition);
@@ -117,47 +118,5 @@ class RunsFileTest {
         assertEquals(List.of(failed, failed), Summary.read(dir.resolve(Repetitions.REPLACED_FILE)));
         assertEquals(1000.0, Repetitions.summarize(runs.rows()).get(0).reqPerS(), "the undisturbed attempt stands");
         assertEquals(4, runs.windowsEver(KEY, 1));
-    }
-
-    /**
-     * A runs.csv written before protocols (no protocol or streams column) is resumed: its invalid window measured
-     * again and moved, runs.csv rewritten in this version's columns, every earlier row read as it was.
-     */
-    @Test
-    void anOlderFolderWithoutTheNewerColumnsStillResumes(@TempDir Path dir) throws IOException {
-        List<String> old = Summary.COLUMNS.stream().filter(c -> !c.equals("protocol") && !c.equals("streams"))
-                .toList();
-        Row first = window(1, 1000, 0);
-        Row bad = invalid(2);
-        List<String> lines = new ArrayList<>(List.of(String.join(",", old)));
-        for (Row r : List.of(first, bad)) {
-            lines.add(String.join(",", old.stream().map(c -> quoted(Summary.text(r, c))).toList()));
-        }
-        Path csv = Files.write(dir.resolve(Repetitions.FILE), lines);
-        assertFalse(Files.readAllLines(csv).get(0).contains("protocol"), "the older header");
-
-        RunsFile runs = loaded(dir);
-        assertEquals(List.of(first, bad), runs.rows(), "read as h1, one stream");
-        assertEquals(Repetitions.NOT_VALID, runs.measuredAgain(KEY, 2));
-        Bench.Sweep sweep = new Bench.Sweep(List.of(C), List.of(Page.STOCKS), List.of(128), List.of(),
-                java.time.Duration.ZERO, null, java.time.Duration.ofSeconds(5), 2, 1, java.time.Duration.ofMillis(1),
-                core.DataSource.Timers.COMPUTATION, 1, dir, List.of(), java.util.Map.of(), true, false, null, null);
-        var tasks = Bench.plan(sweep, runs.settled());
-        assertEquals(List.of(2), tasks.stream().map(Bench.Task::repetition).toList());
-        assertEquals(List.of(P), tasks.get(0).points());
-        assertEquals("1 measured windows kept, 1 to measure, 1 of them again (1 not valid, 0 disturbed; their"
-                        + " earlier windows move to runs-replaced.csv as each is measured)",
-                runs.resuming(List.of(new RunsFile.Planned(KEY, 2))));
-
-        Row again = window(2, 1100, 0);
-        runs.record(again);
-        assertEquals(Summary.header(), Files.readAllLines(csv).get(0), "rewritten in this version's columns");
-        assertEquals(List.of(first, again), Summary.read(csv));
-        assertEquals(List.of(bad), Summary.read(dir.resolve(Repetitions.REPLACED_FILE)));
-        assertEquals(2, Repetitions.summarize(Summary.read(csv)).get(0).spread().n());
-    }
-
-    private static String quoted(String cell) {
-        return cell.contains(",") || cell.contains("\"") ? "\"" + cell.replace("\"", "\"\"") + "\"" : cell;
     }
 }

@@ -138,11 +138,11 @@ class ForeignTargetTest {
         assertEquals("foreign", app.mode());
         assertTrue(app.valid(), app.note());
         assertTrue(app.reqPerS() > 0, app.toString());
-        assertNotNull(app.ttfbP50Ms());
-        assertTrue(app.firstItemP50Ms() >= app.ttfbP50Ms() && app.firstItemP50Ms() <= app.ttlbP50Ms(),
+        assertNotNull(app.decimal(records.Metric.TTFB_P50_MS));
+        assertTrue(app.decimal(records.Metric.FIRST_ITEM_P50_MS) >= app.decimal(records.Metric.TTFB_P50_MS) && app.decimal(records.Metric.FIRST_ITEM_P50_MS) <= app.decimal(records.Metric.TTLB_P50_MS),
                 app.toString());
-        assertNotNull(app.rssPeakMb(), "its RSS from /proc");
-        assertNotNull(app.threadsPeak(), "its threads from /proc");
+        assertNotNull(app.decimal(records.Metric.RSS_PEAK_MB), "its RSS from /proc");
+        assertNotNull(app.whole(records.Metric.THREADS_PEAK), "its threads from /proc");
         assertTrue(app.note().contains("pid " + ProcessHandle.current().pid()), app.note());
         String report = Files.readString(out.resolve("report.html"));
         assertTrue(report.contains("webflux-app") && report.contains(c.engine().id()), "both in one report");

@@ -3,6 +3,7 @@ package cli;
 import cli.CliTest.Run;
 
 import records.Row;
+import records.RowBuilder;
 import records.Summary;
 
 import org.junit.jupiter.api.Test;
@@ -18,8 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /** {@code last-row}: how scripts read a column of the last row by its name, valid rows only. */
 class LastRowCommandTest {
 
-    private static Row.Builder probe(double targetRate) {
-        return Row.builder("wrk", "nima", "jstachio", "virtual", "stocks", 16, targetRate);
+    private static records.RowBuilder probe(double targetRate) {
+        return RowBuilder.of("wrk", "nima", "jstachio", "virtual", "stocks", 16, targetRate);
     }
 
     @Test

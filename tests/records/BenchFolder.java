@@ -125,7 +125,7 @@ public final class BenchFolder {
         double base = page.equals("stocks") ? 700 : 900;
         double t = slower * noise;
         double reqPerS = base / t;
-        Row.Builder b = Row.builder(Row.PSSRBENCH, c[0], c[1], c[2], page, 16, 0).transport(protocol, streams);
+        records.RowBuilder b = RowBuilder.of(Row.PSSRBENCH, c[0], c[1], c[2], page, 16, 0).transport(protocol, streams);
         if (failing) {
             b.measured(2, Math.round(reqPerS * 2), 3, "timeout 3", reqPerS);
         } else {

@@ -100,23 +100,6 @@ class BrowserCsvTest {
         String line = Files.readAllLines(dir.resolve(BrowserCsv.FILE)).get(1);
         assertTrue(line.endsWith(",0.900,true,disturbed: 1 of 2 loads (foreign CPU up to 0.90 cores)"), line);
         assertTrue(Files.readAllLines(dir.resolve(BrowserCsv.RUNS_FILE)).get(2).endsWith(",true,0.900,"));
-
-        // A browser.csv from before these two columns (and so before protocol) is still read, its rows not known
-        // to be disturbed or not.
-        List<String> lines = Files.readAllLines(dir.resolve(BrowserCsv.FILE));
-        int at = BrowserCsv.COLUMNS.indexOf("foreign_cpu_max");
-        int protocol = BrowserCsv.COLUMNS.indexOf("protocol");
-        List<String> earlier = lines.stream().map(l -> {
-            List<String> cells = new java.util.ArrayList<>(List.of(l.split(",", at + 3)));
-            cells.remove(at);
-            cells.remove(at);
-            cells.remove(protocol);
-            return String.join(",", cells);
-        }).toList();
-        Files.write(dir.resolve(BrowserCsv.FILE), earlier);
-        BrowserRow old = BrowserCsv.read(dir.resolve(BrowserCsv.FILE)).get(0);
-        assertEquals(null, old.foreignCpuMax());
-        assertFalse(old.disturbed());
     }
 
     /** Rows over h2 beside rows over h1: keyed by protocol in both files, each beside its own buffered counterpart. */
@@ -138,7 +121,7 @@ class BrowserCsvTest {
     }
 
     @Test
-    void rowsOverEachProtocolAreKeptApartAndABrowserCsvBeforeTheColumnIsHttp1(@TempDir Path dir) throws IOException {
+    void rowsOverEachProtocolAreKeptApart(@TempDir Path dir) throws IOException {
         List<BrowserRow> rows = byProtocol();
         assertEquals(130 / 4030.0, rows.get(2).ratio(Milestone.FCP), 1e-12, "h2 against h2's buffered counterpart");
         BrowserRun load = new BrowserRun("nima", "jstachio", "virtual", "stocks", "h2", 1, Map.of(Milestone.FCP,
@@ -149,17 +132,6 @@ class BrowserCsvTest {
                 .skip(1).map(l -> l.split(",")[4]).toList());
         assertTrue(Files.readAllLines(dir.resolve(BrowserCsv.RUNS_FILE)).get(1)
                 .startsWith("nima,jstachio,virtual,stocks,h2,1,"));
-
-        // A browser.csv from before the protocol column: every row was HTTP/1.1.
-        List<String> earlier = Files.readAllLines(dir.resolve(BrowserCsv.FILE)).stream().limit(2).map(l -> {
-            List<String> cells = new java.util.ArrayList<>(List.of(l.split(",", -1)));
-            cells.remove(4);
-            return String.join(",", cells);
-        }).toList();
-        Files.write(dir.resolve(BrowserCsv.FILE), earlier);
-        BrowserRow old = BrowserCsv.read(dir.resolve(BrowserCsv.FILE)).get(0);
-        assertEquals("h1", old.protocol());
-        assertEquals(rows.get(0), old);
     }
 
     @Test

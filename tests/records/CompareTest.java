@@ -213,7 +213,7 @@ class CompareTest {
     void aFolderWithoutRunsCsvOrAnUnknownMetricIsRefused(@TempDir Path dir) throws IOException {
         Path a = new BenchFolder().write(dir.resolve("a"));
         Path old = Files.createDirectories(dir.resolve("old"));
-        Summary.append(old.resolve("summary.csv"), Row.builder(Row.PSSRBENCH, "nima", "jstachio", "virtual", "stocks",
+        Summary.append(old.resolve("summary.csv"), RowBuilder.of(Row.PSSRBENCH, "nima", "jstachio", "virtual", "stocks",
                 16, 0).measured(2, 1400, 0, "", 700).build());
         assertEquals(old + " has no runs.csv (measured before repetitions, or not a results folder of bench), and"
                 + " compare reads every repetition from it.",

@@ -75,7 +75,7 @@ class HyperfoilImportTest {
         assertTrue(row.valid(), row.note());
         assertEquals(RESPONSES, row.requests());
         assertEquals(RESPONSES / (SPAN_MS / 1000.0), row.reqPerS(), 0.01);
-        assertEquals(P50_NS / 1e6, row.ttlbP50Ms(), 0.001);
+        assertEquals(P50_NS / 1e6, row.decimal(Metric.TTLB_P50_MS), 0.001);
         assertTrue(row.note().contains("responses per agent: "), row.note());
     }
 

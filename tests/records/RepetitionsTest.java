@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class RepetitionsTest {
 
     private static Row run(int connections, int repetition, double reqPerS, double foreign) {
-        return Row.builder("pssrbench", "nima", "jstachio", "virtual", "stocks", connections, 0)
+        return RowBuilder.of("pssrbench", "nima", "jstachio", "virtual", "stocks", connections, 0)
                 .measured(5, Math.round(reqPerS * 5), 0, "", reqPerS).ttfbMs(0.2, 0.5).firstItemP50Ms(1.2)
                 .ttlbMs(22, 23, 25, 26, 27).cpuMsPerReq(0.15, 0.1).warmupS(8).conditions(foreign, 0)
                 .build().withRepetition(repetition);
@@ -72,7 +72,7 @@ class RepetitionsTest {
     /** One repetition with errors makes the point invalid: a bad run is not outvoted by good ones. */
     @Test
     void anInvalidRepetitionMakesThePointInvalid() {
-        Row bad = Row.builder("pssrbench", "nima", "jstachio", "virtual", "stocks", 128, 0)
+        Row bad = RowBuilder.of("pssrbench", "nima", "jstachio", "virtual", "stocks", 128, 0)
                 .measured(5, 100, 3, "timeout 3", 20).build().withRepetition(2);
         Row p = Repetitions.summarize(List.of(run(128, 1, 9000, 0), bad, run(128, 3, 9100, 0))).get(0);
         assertFalse(p.valid());
@@ -86,7 +86,7 @@ class RepetitionsTest {
      */
     @Test
     void aRepetitionIsSettledByAValidUndisturbedWindowOnly() {
-        Row bad = Row.builder("pssrbench", "nima", "jstachio", "virtual", "stocks", 128, 0)
+        Row bad = RowBuilder.of("pssrbench", "nima", "jstachio", "virtual", "stocks", 128, 0)
                 .measured(5, 100, 3, "timeout 3", 20).build().withRepetition(2);
         List<Row> runs = List.of(run(128, 1, 9000, 0), bad, run(128, 3, 3000, 0.9), run(128, 4, 3000, 0.9),
                 run(128, 4, 9100, 0.02), run(16, 1, 900, 0));

@@ -143,20 +143,20 @@ class ReportFuzzTest {
         for (int c : List.of(1, 4)) {   // more connections, so that the charts have lines
             for (Row r : List.copyOf(runs)) {
                 if (r.connections() == 16) {
-                    runs.add(new Row(r.tool(), r.server(), r.engine(), r.mode(), r.page(), r.model(), c, r.rate(),
-                            r.durationS(), r.requests(), r.errors(), r.valid(), r.reqPerS() * c / 16, r.ttfbP50Ms(),
-                            r.ttfbP99Ms(), r.firstItemP50Ms(), r.ttlbP50Ms(), r.ttlbP90Ms(), r.ttlbP99Ms(),
-                            r.ttlbP999Ms(), r.ttlbMaxMs(), 19.0, r.chunksMean(), r.cpuMsPerReq(),
-                            r.clientCpuMsPerReq(), 80.0, 70.0, 30.0, 20L, 100L, 3L, 12L, 0L, 1.0, r.note(),
-                            r.repetition(), 1.0, r.foreignCpu(), r.stealPct(), r.disturbed(), null));
+                    runs.add(r.with(Metric.CONNECTIONS, c).with(Metric.REQ_PER_S, r.reqPerS() * c / 16)
+                            .with(Metric.SOURCE_MS, 19.0).with(Metric.RSS_PEAK_MB, 80.0)
+                            .with(Metric.RSS_MEAN_MB, 70.0).with(Metric.HEAP_MB, 30.0).with(Metric.THREADS_PEAK, 20L)
+                            .with(Metric.VTHREADS_PEAK, 100L).with(Metric.GC_COUNT, 3L).with(Metric.GC_MS, 12L)
+                            .with(Metric.LISTEN_DROPS, 0L).with(Metric.CEILING_FRACTION, 1.0)
+                            .with(Metric.WARMUP_S, 1.0).with(Metric.PROTOCOL, Row.H1).with(Metric.STREAMS, 1));
                 }
             }
         }
         Summary.write(dir.resolve(Repetitions.FILE), runs);
         List<Row> summary = new ArrayList<>(Repetitions.summarize(runs));
-        summary.add(Row.builder("wrk2", "nima", "jstachio", "virtual", "stocks", 16, 200)
+        summary.add(RowBuilder.of("wrk2", "nima", "jstachio", "virtual", "stocks", 16, 200)
                 .measured(40, 7996, 0, "", 199.9).ttlbMs(22.9, 24, 26.8, 28, 30).build());
-        summary.add(Row.builder(Row.PSSRBENCH, "nima", "pebble", "virtual", "stocks", 1, 0)
+        summary.add(RowBuilder.of(Row.PSSRBENCH, "nima", "pebble", "virtual", "stocks", 1, 0)
                 .failed("errors: timeout 3, <b>\"quoted\"</b>, comma").build());
         Summary.write(dir.resolve("summary.csv"), summary);
         Files.delete(dir.resolve(Provenance.FILE));

@@ -54,7 +54,7 @@ class ReportInputTest {
         Path csv = dir.resolve("summary.csv");
         for (String engine : List.of("raw", "jstachio")) {
             for (int c : List.of(1, 2, 4)) {
-                Summary.append(csv, Row.builder(Row.PSSRBENCH, "nima", engine, "virtual", "stocks", c, 0)
+                Summary.append(csv, RowBuilder.of(Row.PSSRBENCH, "nima", engine, "virtual", "stocks", c, 0)
                         .measured(3, 1000, 0, "", 500.0 * c).ttfbMs(1.5, 2).ttlbMs(20, 21, 22, 23, 24)
                         .remark("fine").build());
             }

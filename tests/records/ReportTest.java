@@ -32,7 +32,7 @@ class ReportTest {
                     new String[] {"pebble", "reactive"})) {
                 for (int c : List.of(1, 2, 4)) {
                     double scale = em[0].equals("raw") ? 1.0 : 0.8;
-                    Summary.append(csv, Row.builder("pssrbench", server, em[0], em[1], "stocks", c, 0)
+                    Summary.append(csv, RowBuilder.of("pssrbench", server, em[0], em[1], "stocks", c, 0)
                             .measured(3, 1000, 0, "", 500.0 * c * scale).ttfbMs(1.5 * c, Double.NaN)
                             .ttlbMs(20.0 + c, Double.NaN, 30.0 + c, Double.NaN, Double.NaN).sourceMs(19.0)
                             .cpuMsPerReq(0.4, Double.NaN).rssMb(80.0 + c, Double.NaN).listenDrops(c == 4 ? 7L : 0L)
@@ -41,10 +41,10 @@ class ReportTest {
                 }
             }
         }
-        Summary.append(csv, Row.builder("wrk", "nima", "jstachio", "virtual", "stocks", 8, 0)
+        Summary.append(csv, RowBuilder.of("wrk", "nima", "jstachio", "virtual", "stocks", 8, 0)
                 .measured(3, 9000, 0, "", 3000.0).ttfbMs(Double.NaN, Double.NaN)
                 .ttlbMs(25.0, Double.NaN, Double.NaN, Double.NaN, Double.NaN).build());
-        Summary.append(csv, Row.builder("pssrbench", "netty", "htmlflow", "virtual", "stocks", 1, 0)
+        Summary.append(csv, RowBuilder.of("pssrbench", "netty", "htmlflow", "virtual", "stocks", 1, 0)
                 .failed(SCRIPT_NOTE).build());
         Files.writeString(dir.resolve("provenance.json"), """
                 {"pssrbench": "0.1.0", "git": "abc1234", "started": "2025-06-01T10:00:00Z", "java": "21.0.7+6",
@@ -117,23 +117,6 @@ class ReportTest {
         return table.select("tbody tr").stream().map(tr -> tr.select("td").get(at).text()).toList();
     }
 
-    /** A folder written before listen_drops existed: its report, the column empty. */
-    @Test
-    void aSummaryOfAnEarlierVersionStillGivesAReport(@TempDir Path dir) throws IOException {
-        Files.writeString(dir.resolve("summary.csv"), """
-                tool,server,engine,mode,page,model,connections,rate,duration_s,requests,errors,valid,req_per_s,\
-                ttfb_p50_ms,ttfb_p99_ms,first_item_p50_ms,ttlb_p50_ms,ttlb_p90_ms,ttlb_p99_ms,ttlb_p999_ms,\
-                ttlb_max_ms,source_ms,chunks_mean,cpu_ms_per_req,client_cpu_ms_per_req,rss_peak_mb,rss_mean_mb,\
-                heap_mb,threads_peak,vthreads_peak,gc_count,gc_ms,ceiling_fraction,note
-                pssrbench,nima,raw,virtual,stocks,closed,4,,1.002,178,0,true,177.645,0.241,0.522,0.702,22.383,\
-                22.675,23.470,23.470,23.472,22.713,22.000,1.938,0.615,95.324,94.127,9.412,31,4,0,0,1.000,
-                """);
-        Document doc = Jsoup.parse(Report.write(dir, "raw").toFile());
-        assertEquals(List.of(""), column(doc, "nima-stocks", "listen_drops"));
-        assertEquals(List.of("1.000"), column(doc, "nima-stocks", "ceiling_fraction"));
-        assertNoRepetitions(doc);
-    }
-
     /** Rows without repetitions or conditions (an earlier folder, another tool's): the report as it always was. */
     private static void assertNoRepetitions(Document doc) {
         assertFalse(doc.select("svg").isEmpty());
@@ -159,7 +142,7 @@ class ReportTest {
                         boolean disturbed = server.equals("nima") && engine.equals("jstachio") && c == 2 && rep == 2;
                         for (int attempt = 1; attempt <= (disturbed ? Row.DISTURBED_ATTEMPTS : 1); attempt++) {
                             double jitter = 1 + 0.02 * (rep - 3) + 0.01 * attempt;
-                            runs.add(Row.builder("pssrbench", server, engine, "virtual", "stocks", c, 0)
+                            runs.add(RowBuilder.of("pssrbench", server, engine, "virtual", "stocks", c, 0)
                                     .measured(2, 1000, 0, "", 400.0 * c * jitter).ttfbMs(1.5 * jitter, 3.0 * jitter)
                                     .ttlbMs(20 * jitter, 22, 30 * jitter, 31, 32).sourceMs(19).rssMb(80, 79)
                                     .cpuMsPerReq(0.4 * jitter, 0.2).warmupS(7)
@@ -248,7 +231,7 @@ class ReportTest {
 
     @Test
     void aFolderWithoutProvenanceOrValidRowsStillGivesAReport(@TempDir Path dir) throws IOException {
-        Summary.append(dir.resolve("summary.csv"), Row.builder("pssrbench", "nima", "jstachio", "virtual", "stocks",
+        Summary.append(dir.resolve("summary.csv"), RowBuilder.of("pssrbench", "nima", "jstachio", "virtual", "stocks",
                 1, 0).failed("no request completed").build());
         Document doc = Jsoup.parse(Report.write(dir, "raw").toFile());
         assertTrue(doc.select("svg").isEmpty(), "no chart without data");
@@ -373,7 +356,7 @@ class ReportTest {
         int i = 0;
         for (String engine : List.of("raw", "jstachio", "htmlflow", "pebble")) {
             for (int c : List.of(1, 4, 16)) {
-                Summary.append(dir.resolve("summary.csv"), Row.builder("pssrbench", "nima", engine, "virtual",
+                Summary.append(dir.resolve("summary.csv"), RowBuilder.of("pssrbench", "nima", engine, "virtual",
                         "stocks", c, 0).measured(3, 1000, 0, "", 300.0 * c).ttlbMs(23.0 + c, Double.NaN, 30.0 + c,
                         Double.NaN, Double.NaN).sourceMs(22.31 + 0.05 * i++).build());
             }
@@ -389,7 +372,7 @@ class ReportTest {
     /** A folder of the wrk2 scripts: the sweep's record, each cell's under later_runs, written by records.Provenance. */
     @Test
     void aWrk2FolderShowsEveryRunsProvenance(@TempDir Path dir) throws IOException {
-        Summary.append(dir.resolve("summary.csv"), Row.builder("wrk2", "nima", "jstachio", "virtual", "stocks", 16,
+        Summary.append(dir.resolve("summary.csv"), RowBuilder.of("wrk2", "nima", "jstachio", "virtual", "stocks", 16,
                 200).measured(40, 7996, 0, "", 199.9).ttlbMs(22.9, Double.NaN, 26.8, Double.NaN, Double.NaN).build());
         records.Provenance.add(dir, records.Provenance.record("scripts/wrk2-sweep.sh", "/opt/wrk2: wrk 4.0.0",
                 java.util.Map.of("--fractions", "50,90"), java.util.Map.of()));

@@ -141,7 +141,7 @@ class WrkReportTest {
     @Test
     void rowsAppendUnderOneHeader(@org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
         Path csv = dir.resolve("results/summary.csv");
-        Row row = Row.builder("wrk", "nima", "jstachio", "virtual", "stocks", 8, 0).failed("a, \"quoted\" note")
+        Row row = RowBuilder.of("wrk", "nima", "jstachio", "virtual", "stocks", 8, 0).failed("a, \"quoted\" note")
                 .build();
         Summary.append(csv, row);
         Summary.append(csv, row);

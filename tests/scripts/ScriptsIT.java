@@ -231,7 +231,7 @@ class ScriptsIT {
         assertTrue(row.valid(), rows.get(1));
         assertTrue(row.reqPerS() > 0, rows.get(1));
         // 20 items at 1 ms each: no page can take less than 20 ms.
-        assertTrue(row.ttlbP50Ms() >= 20, rows.get(1));
+        assertTrue(row.decimal(records.Metric.TTLB_P50_MS) >= 20, rows.get(1));
         assertProvenance(out, "scripts/wrk2-cell.sh", "/usr/bin/wrk: wrk ");
         JsonNode flags = new ObjectMapper().readTree(out.resolve("provenance.json").toFile()).path("flags");
         assertEquals("3s", flags.path("--duration").asText(), flags.toString());
