@@ -212,29 +212,16 @@ public final class LoadGenerator {
         for (Thread thread : threads) {
             thread.join();
         }
-        Histogram ttfb = LoadWorker.histogram();
-        Histogram firstItem = LoadWorker.histogram();
-        Histogram ttlb = LoadWorker.histogram();
-        long requests = 0, non2xx = 0, wrong = 0, io = 0, timeouts = 0, chunks = 0, cpu = 0, closes = 0;
+        List<Tally> tallies = new ArrayList<>();
         for (LoadWorker w : workers) {
             if (w.failure != null) {
                 throw w.failure;
             }
-            ttfb.add(w.ttfb);
-            firstItem.add(w.firstItem);
-            ttlb.add(w.ttlb);
-            requests += w.requests;
-            non2xx += w.non2xx;
-            wrong += w.wrongBodies;
-            io += w.ioErrors;
-            timeouts += w.timeouts;
-            chunks += w.chunks;
-            cpu += w.cpuNanos;
-            closes += w.serverCloses;
+            tallies.add(w.tally);
         }
-        return new Result(requests, non2xx, wrong, io, timeouts, plan.duration().toNanos() / 1e9, ttfb, firstItem,
-                ttlb, chunks, cpu, (window.measureFrom - start) / 1e9, steady, List.copyOf(counts), closes,
-                window.wrong.kept());
+        Tally all = Tally.sum(tallies);
+        return all.result(plan.duration().toNanos() / 1e9, all.cpuNanos, (window.measureFrom - start) / 1e9, steady,
+                List.copyOf(counts), window.wrong.kept());
     }
 
     /** The plan over HTTP/2, on {@link H2Load}: the same warm-up and window, its tallies as the result. */
@@ -253,11 +240,9 @@ public final class LoadGenerator {
         boolean[] steady = {true};
         H2Load.Totals t = H2Load.run(job, window, start, stop,
                 running -> steady[0] = warmUp(plan, start, window, counts, stop, running), measuring);
-        H2Job.Tally a = t.all();
         // chunks: DATA frames with payload, as HTTP chunks over HTTP/1.1; the server's closes: its GOAWAYs
-        return new Result(a.requests, a.non2xx, a.wrongBodies, a.ioErrors, a.timeouts, plan.duration().toNanos() / 1e9,
-                a.ttfb, a.firstItem, a.ttlb, a.frames, t.cpuNanos(), (window.measureFrom - start) / 1e9, steady[0],
-                List.copyOf(counts), a.goAways, window.wrong.kept());
+        return t.all().result(plan.duration().toNanos() / 1e9, t.cpuNanos(), (window.measureFrom - start) / 1e9,
+                steady[0], List.copyOf(counts), window.wrong.kept());
     }
 
     /**
