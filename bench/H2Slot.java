@@ -183,7 +183,7 @@ final class H2Slot implements Tally.Response {
         boolean measured = intended >= window.measureFrom && now <= window.end;
         advanceSchedule();
         if (measured) {
-            tally.response(this, intended, now, plan.bodyLength(), plan.bodyCrc(), window);
+            tally.response(this, intended, now, plan.bodyLength(), plan.bodyCrc(), window.wrong);
         }
     }
 

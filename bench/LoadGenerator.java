@@ -67,8 +67,9 @@ public final class LoadGenerator {
             if (rate < 0) {
                 throw new IllegalArgumentException("the rate must not be negative");
             }
-            if (protocol == core.Protocol.H1S) {
-                throw new IllegalArgumentException("the load generator speaks h1, h2c and h2, not h1s");
+            if (!core.Protocol.Command.BENCH.protocols().contains(protocol)) {
+                throw new IllegalArgumentException("the load generator speaks "
+                        + core.Protocol.ids(core.Protocol.Command.BENCH.protocols()) + ", not " + protocol.id());
             }
             if (streams < 1 || streams > 1 && !protocol.http2()) {
                 throw new IllegalArgumentException("need 1 stream, or more over HTTP/2");
@@ -182,7 +183,7 @@ public final class LoadGenerator {
      */
     public static Result run(Plan plan, BooleanSupplier stop, Runnable measuring)
             throws IOException, InterruptedException {
-        if (plan.protocol().http2()) {
+        if (plan.protocol().client() == core.Protocol.Client.HTTP2) {
             return http2(plan, stop, measuring);
         }
         long start = System.nanoTime();
@@ -220,7 +221,7 @@ public final class LoadGenerator {
             tallies.add(w.tally);
         }
         Tally all = Tally.sum(tallies);
-        return all.result(plan.duration().toNanos() / 1e9, all.cpuNanos, (window.measureFrom - start) / 1e9, steady,
+        return result(all, plan.duration().toNanos() / 1e9, all.cpuNanos, (window.measureFrom - start) / 1e9, steady,
                 List.copyOf(counts), window.wrong.kept());
     }
 
@@ -241,8 +242,15 @@ public final class LoadGenerator {
         H2Load.Totals t = H2Load.run(job, window, start, stop,
                 running -> steady[0] = warmUp(plan, start, window, counts, stop, running), measuring);
         // chunks: DATA frames with payload, as HTTP chunks over HTTP/1.1; the server's closes: its GOAWAYs
-        return t.all().result(plan.duration().toNanos() / 1e9, t.cpuNanos(), (window.measureFrom - start) / 1e9,
+        return result(t.all(), plan.duration().toNanos() / 1e9, t.cpuNanos(), (window.measureFrom - start) / 1e9,
                 steady[0], List.copyOf(counts), window.wrong.kept());
+    }
+
+    /** The run's result from its summed tally and what the run itself knows. */
+    private static Result result(Tally t, double seconds, long cpuNanos, double warmupSeconds, boolean steady,
+                                 List<Long> warmupCounts, List<WrongResponses.Kept> kept) {
+        return new Result(t.requests, t.non2xx, t.wrongBodies, t.ioErrors, t.timeouts, seconds, t.ttfb, t.firstItem,
+                t.ttlb, t.chunks, cpuNanos, warmupSeconds, steady, warmupCounts, t.serverCloses, kept);
     }
 
     /**

@@ -24,7 +24,7 @@ import java.util.function.BooleanSupplier;
  */
 final class LoadWorker implements Runnable {
 
-    static final long HIGHEST_MICROS = TimeUnit.MINUTES.toMicros(5);
+    static final long HIGHEST_MICROS = Tally.HIGHEST_MICROS;
 
     private final Job plan;
     private final Window window;
@@ -211,7 +211,7 @@ final class LoadWorker implements Runnable {
         if (!measured) {
             return;
         }
-        tally.response(c, c.intended, now, plan.bodyLength(), plan.bodyCrc(), window);
+        tally.response(c, c.intended, now, plan.bodyLength(), plan.bodyCrc(), window.wrong);
     }
 
     /**
@@ -238,7 +238,7 @@ final class LoadWorker implements Runnable {
     }
 
     static Histogram histogram() {
-        return new Histogram(HIGHEST_MICROS, 3);
+        return Tally.histogram();
     }
 
     /** One keep-alive connection and its schedule; its response is its parser's. */

@@ -31,26 +31,29 @@ final class Tally {
         WrongResponses.Kept keep(String why);
     }
 
-    final Histogram ttfb = LoadWorker.histogram();
-    final Histogram firstItem = LoadWorker.histogram();
-    final Histogram ttlb = LoadWorker.histogram();
+    /** The longest time a histogram holds; longer ones are recorded as this. */
+    static final long HIGHEST_MICROS = java.util.concurrent.TimeUnit.MINUTES.toMicros(5);
+
+    final Histogram ttfb = histogram();
+    final Histogram firstItem = histogram();
+    final Histogram ttlb = histogram();
     long requests, non2xx, wrongBodies, ioErrors, timeouts, chunks, cpuNanos, serverCloses;
 
     /**
      * A response of the measured window that ended at {@code now}, asked at {@code intended}: counted, a wrong one
-     * (not 2xx, or not the page of {@code bodyLength} bytes and CRC32C {@code bodyCrc}) offered to
-     * {@code window.wrong}, a right one timed.
+     * (not 2xx, or not the page of {@code bodyLength} bytes and CRC32C {@code bodyCrc}) offered to {@code wrong},
+     * a right one timed.
      */
-    void response(Response r, long intended, long now, long bodyLength, long bodyCrc, LoadWorker.Window window) {
+    void response(Response r, long intended, long now, long bodyLength, long bodyCrc, WrongResponses wrong) {
         requests++;
         if (r.status() / 100 != 2) {
             non2xx++;
-            window.wrong.offer("status " + r.status(), r::keep);
+            wrong.offer("status " + r.status(), r::keep);
             return;
         }
         if (r.bodyBytes() != bodyLength || r.bodyCrc() != bodyCrc) {
             wrongBodies++;
-            window.wrong.offer("wrong body", r::keep);
+            wrong.offer("wrong body", r::keep);
             return;
         }
         chunks += r.chunks();
@@ -60,7 +63,11 @@ final class Tally {
     }
 
     static long micros(long nanos) {
-        return Math.min(LoadWorker.HIGHEST_MICROS, Math.max(0, nanos / 1000));
+        return Math.min(HIGHEST_MICROS, Math.max(0, nanos / 1000));
+    }
+
+    static Histogram histogram() {
+        return new Histogram(HIGHEST_MICROS, 3);
     }
 
     /** The threads' tallies added up. */
@@ -80,12 +87,5 @@ final class Tally {
             all.serverCloses += t.serverCloses;
         }
         return all;
-    }
-
-    /** The run's result from the summed tally and what the run itself knows. */
-    LoadGenerator.Result result(double seconds, long cpuNanos, double warmupSeconds, boolean steady,
-                                List<Long> warmupCounts, List<WrongResponses.Kept> kept) {
-        return new LoadGenerator.Result(requests, non2xx, wrongBodies, ioErrors, timeouts, seconds, ttfb, firstItem,
-                ttlb, chunks, cpuNanos, warmupSeconds, steady, warmupCounts, serverCloses, kept);
     }
 }

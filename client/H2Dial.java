@@ -163,7 +163,7 @@ public final class H2Dial {
                 + ".";
     }
 
-    /** The sentence for ALPN at {@code where} choosing {@code chosen} (null or empty: none) instead of {@code wanted}. */
+    /** The sentence for ALPN at {@code where} choosing {@code chosen} (null or empty: none), not {@code wanted}. */
     public static String notChosen(String where, String chosen, String wanted) {
         return "ALPN at " + where + " chose " + (chosen == null || chosen.isEmpty() ? "no protocol" : chosen)
                 + ", not " + wanted + ": the server does not offer " + (wanted.equals(ApplicationProtocolNames.HTTP_2)
