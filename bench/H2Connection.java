@@ -21,14 +21,15 @@ import io.netty.handler.codec.http2.Http2Stream;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One HTTP/2 connection of {@link H2Load} and its stream slots ({@link H2Slot}), all on one event loop: it keeps {@code streams}
- * requests in flight (closed loop) or sends each slot's requests on the slot's schedule (open loop), times each
- * stream's DATA frames as their bytes are read, and records each finished stream in its loop's
- * {@link Tally}, as {@link LoadWorker} records an HTTP/1.1 response, the first wrong ones kept
- * ({@link WrongResponses}); it is made as every HTTP/2 connection is ({@link H2Dial}). A connection that closes counts its streams in flight as i/o errors and is opened again.
- * A GOAWAY is HTTP/2's {@code Connection: close} (RFC 9113, 6.8), not an error in itself: the streams it names as
- * processed finish on the old connection, those above its last stream id (never processed) are sent again, and when
- * none is left in flight the client closes the old connection and opens a new one.
+ * One HTTP/2 connection of {@link H2Load} and its stream slots ({@link H2Slot}), all on one event loop, made as every
+ * HTTP/2 connection is ({@link H2Dial}): it keeps {@code streams} requests in flight (closed loop) or sends each
+ * slot's requests on the slot's schedule (open loop), times each stream's DATA frames as their bytes are read
+ * ({@link ReadStamp}), and records each finished stream in its loop's {@link Tally}, as {@link LoadWorker} records an
+ * HTTP/1.1 response, the first wrong ones kept ({@link WrongResponses}). A connection that closes counts its streams
+ * in flight as i/o errors and is opened again. A GOAWAY is HTTP/2's {@code Connection: close} (RFC 9113, 6.8), not an
+ * error in itself: the streams it names as processed finish on the old connection, those above its last stream id
+ * (never processed) are sent again, and when none is left in flight the client closes the old connection and opens a
+ * new one.
  */
 final class H2Connection extends Http2FrameAdapter implements H2Dial.Ready {
 

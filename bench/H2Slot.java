@@ -13,8 +13,9 @@ import java.util.zip.CRC32C;
  * A stream slot of an {@link H2Connection}: one request in flight at a time, the state of its stream (status, body
  * length and CRC32C, when its first byte and its first item arrived), and in the open loop its own schedule, as
  * {@link LoadWorker}'s connections have theirs. It also keeps its response as received (the header block HPACK
- * decoded, the body up to {@link WrongResponses#keepLimit}), so that a wrong one can be kept ({@link #keep}), as
- * {@link ResponseParser} keeps an HTTP/1.1 response. Touched by its connection's event loop only.
+ * decoded, the body up to {@link WrongResponses#keepLimit}), so that a wrong one can be kept
+ * ({@link #keep(String)}), as {@link ResponseParser} keeps an HTTP/1.1 response. Touched by its connection's event
+ * loop only.
  */
 final class H2Slot implements Tally.Response {
     final CRC32C crc = new CRC32C();
@@ -62,7 +63,7 @@ final class H2Slot implements Tally.Response {
         keptWhole = true;
     }
 
-    /** A DATA frame's payload: timed, counted, added to the CRC without a copy, and kept ({@link #keep}). */
+    /** A DATA frame's payload: timed, counted, added to the CRC without a copy, and kept. */
     void data(ByteBuf data, long now) {
         int n = data.readableBytes();
         if (n == 0) {
