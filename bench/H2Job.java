@@ -1,7 +1,8 @@
 package bench;
 
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.ssl.SslContext;
-import org.HdrHistogram.Histogram;
 
 import java.net.URI;
 import java.security.cert.X509Certificate;
@@ -29,28 +30,14 @@ record H2Job(URI uri, int connections, int threads, double rate, Duration timeou
         return tls ? "https" : "http";
     }
 
-    /**
-     * One event loop's share: its histograms (microseconds) and counts, touched by that loop's thread only;
-     * {@code goAways}: connections the server ended with GOAWAY, warm-up included (reopened, not errors).
-     */
-    static final class Tally {
-        final Histogram ttfb = LoadWorker.histogram();
-        final Histogram firstItem = LoadWorker.histogram();
-        final Histogram ttlb = LoadWorker.histogram();
-        long requests, non2xx, wrongBodies, ioErrors, timeouts, frames, goAways;
+    int port() {
+        return uri.getPort() >= 0 ? uri.getPort() : tls ? 443 : 80;
+    }
 
-        void add(Tally t) {
-            ttfb.add(t.ttfb);
-            firstItem.add(t.firstItem);
-            ttlb.add(t.ttlb);
-            requests += t.requests;
-            non2xx += t.non2xx;
-            wrongBodies += t.wrongBodies;
-            ioErrors += t.ioErrors;
-            timeouts += t.timeouts;
-            frames += t.frames;
-            goAways += t.goAways;
-        }
+    /** The request every stream sends: a GET of the page. */
+    Http2Headers request() {
+        String path = uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
+        return new DefaultHttp2Headers().method("GET").scheme(scheme()).path(path).authority(uri.getRawAuthority());
     }
 
     /**

@@ -4,16 +4,13 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
-import io.netty.handler.ssl.ApplicationProtocolConfig;
-import io.netty.handler.ssl.ApplicationProtocolNames;
+import client.H2Dial;
 import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.util.concurrent.EventExecutor;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -52,8 +49,8 @@ final class H2Load {
     static String describe() {
         // Netty's version is under "libraries" (the jar's own record of it is lost in the shaded jar).
         return "Netty's HTTP/2 codec (Http2ConnectionHandler + Http2FrameListener), NIO event loops = --load-threads;"
-                + " windows: " + H2Connection.STREAM_WINDOW + " bytes per stream (SETTINGS_INITIAL_WINDOW_SIZE), "
-                + H2Connection.CONNECTION_WINDOW + " per connection (WINDOW_UPDATE), Chromium's; max frame size 16384 (the default); push off;"
+                + " windows: " + H2Dial.STREAM_WINDOW + " bytes per stream (SETTINGS_INITIAL_WINDOW_SIZE), "
+                + H2Dial.CONNECTION_WINDOW + " per connection (WINDOW_UPDATE), Chromium's; max frame size 16384 (the default); push off;"
                 + " over TLS: " + SslContext.defaultClientProvider() + " provider, ALPN offers h2 and http/1.1 and"
                 + " must choose h2, trusting exactly the certificate of the server bench started";
     }
@@ -64,7 +61,7 @@ final class H2Load {
     }
 
     /** A run's result: every loop's tally added up, and the loops' CPU over the measured window (-1: unknown). */
-    record Totals(H2Job.Tally all, long cpuNanos) {
+    record Totals(Tally all, long cpuNanos) {
     }
 
     /**
@@ -73,7 +70,7 @@ final class H2Load {
      */
     static Totals run(H2Job job, LoadWorker.Window window, long start, BooleanSupplier stop, WarmUp warmUp,
                       Runnable measuring) throws IOException, InterruptedException {
-        H2Job.Shared shared = new H2Job.Shared(job, window, job.trust() == null ? null : tls(job.trust()),
+        H2Job.Shared shared = new H2Job.Shared(job, window, job.trust() == null ? null : H2Dial.trusting(job.trust()),
                 new AtomicReference<>(), new AtomicBoolean());
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(job.threads(), NioIoHandler.newFactory());
         try {
@@ -81,10 +78,10 @@ final class H2Load {
             for (EventExecutor e : group) {
                 loops.add((EventLoop) e);
             }
-            List<H2Job.Tally> tallies = new ArrayList<>();
+            List<Tally> tallies = new ArrayList<>();
             long[] threads = new long[loops.size()];
             for (int i = 0; i < loops.size(); i++) {
-                tallies.add(new H2Job.Tally());
+                tallies.add(new Tally());
                 threads[i] = loops.get(i).submit(() -> Thread.currentThread().threadId()).get();
             }
             List<H2Connection> connections = new ArrayList<>();
@@ -117,27 +114,12 @@ final class H2Load {
             if (shared.failure().get() != null) {
                 throw new IOException(shared.failure().get());
             }
-            H2Job.Tally all = new H2Job.Tally();
-            tallies.forEach(all::add);
-            return new Totals(all, cpuFrom < 0 || cpuTo < 0 ? -1 : cpuTo - cpuFrom);
+            return new Totals(Tally.sum(tallies), cpuFrom < 0 || cpuTo < 0 ? -1 : cpuTo - cpuFrom);
         } catch (ExecutionException e) {
             throw new IOException("an event loop of the HTTP/2 client failed: " + e.getCause(), e.getCause());
         } finally {
             group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
         }
-    }
-
-    /** A client context that trusts {@code certificate} alone and offers h2 (and http/1.1) by ALPN. */
-    private static SslContext tls(X509Certificate certificate) throws IOException {
-        // http/1.1 offered too, as a browser does: a server without HTTP/2 then chooses it and the point fails in a
-        // sentence naming what was chosen, rather than in a handshake the server cut.
-        // Host names checked, as verify's client checks them (Netty 4.2's default, said here rather than assumed).
-        return SslContextBuilder.forClient().trustManager(certificate).endpointIdentificationAlgorithm("HTTPS")
-                .applicationProtocolConfig(new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,
-                        ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
-                        ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
-                        ApplicationProtocolNames.HTTP_2, ApplicationProtocolNames.HTTP_1_1))
-                .build();
     }
 
     /** The event loops' CPU time so far, in nanoseconds (-1 where the JVM does not measure it). */

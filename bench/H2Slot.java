@@ -13,10 +13,11 @@ import java.util.zip.CRC32C;
  * A stream slot of an {@link H2Connection}: one request in flight at a time, the state of its stream (status, body
  * length and CRC32C, when its first byte and its first item arrived), and in the open loop its own schedule, as
  * {@link LoadWorker}'s connections have theirs. It also keeps its response as received (the header block HPACK
- * decoded, the body up to {@link WrongResponses#keepLimit}), so that a wrong one can be kept ({@link #kept}), as
- * {@link ResponseParser} keeps an HTTP/1.1 response. Touched by its connection's event loop only.
+ * decoded, the body up to {@link WrongResponses#keepLimit}), so that a wrong one can be kept
+ * ({@link #keep(String)}), as {@link ResponseParser} keeps an HTTP/1.1 response. Touched by its connection's event
+ * loop only.
  */
-final class H2Slot {
+final class H2Slot implements Tally.Response {
     final CRC32C crc = new CRC32C();
     final double period;
     /** The body offset whose arrival is the first item's (the end of its markup). */
@@ -62,7 +63,7 @@ final class H2Slot {
         keptWhole = true;
     }
 
-    /** A DATA frame's payload: timed, counted, added to the CRC without a copy, and kept ({@link #keep}). */
+    /** A DATA frame's payload: timed, counted, added to the CRC without a copy, and kept. */
     void data(ByteBuf data, long now) {
         int n = data.readableBytes();
         if (n == 0) {
@@ -113,7 +114,8 @@ final class H2Slot {
      * (pseudo-headers first, as the decoder holds them: {@code :status: 500}), a blank line, then the DATA frames'
      * payloads one after another. Made only for a response that is kept.
      */
-    WrongResponses.Kept kept(String why) {
+    @Override
+    public WrongResponses.Kept keep(String why) {
         StringBuilder head = new StringBuilder();
         if (headers != null) {
             for (Map.Entry<CharSequence, CharSequence> h : headers) {
@@ -128,6 +130,92 @@ final class H2Slot {
             System.arraycopy(body, 0, all, top.length, keptLength);
         }
         return new WrongResponses.Kept(why, all, keptWhole, top.length);
+    }
+
+    @Override
+    public int status() {
+        return status;
+    }
+
+    @Override
+    public long bodyBytes() {
+        return bodyBytes;
+    }
+
+    @Override
+    public long bodyCrc() {
+        return crc.getValue();
+    }
+
+    @Override
+    public long chunks() {
+        return frames;
+    }
+
+    @Override
+    public long firstBodyByteNanos() {
+        return firstByteNanos;
+    }
+
+    @Override
+    public long markNanos() {
+        return markNanos;
+    }
+
+    /**
+     * The slots of the connection at {@code index} among all: in the open loop every slot of every connection spread
+     * evenly over one period, as wrk2 spreads its connections.
+     */
+    static H2Slot[] of(H2Job plan, int index, long start) {
+        H2Slot[] slots = new H2Slot[plan.streams()];
+        double period = plan.openLoop() ? plan.slots() * 1e9 / plan.rate() : 0;
+        for (int k = 0; k < slots.length; k++) {
+            long offset = plan.openLoop() ? (long) (period * (index * (long) slots.length + k) / plan.slots()) : 0;
+            slots[k] = new H2Slot(start + offset, period, plan.firstItemEnd(),
+                    WrongResponses.keepLimit(plan.bodyLength()));
+        }
+        return slots;
+    }
+
+    /** The stream ended at {@code now}: counted and recorded as {@link LoadWorker} records a response. */
+    void end(long now, Tally tally, H2Job plan, LoadWorker.Window window) {
+        inFlight = false;
+        window.completed.increment();
+        boolean measured = intended >= window.measureFrom && now <= window.end;
+        advanceSchedule();
+        if (measured) {
+            tally.response(this, intended, now, plan.bodyLength(), plan.bodyCrc(), window.wrong);
+        }
+    }
+
+    /**
+     * The stream failed: an i/o error in the measured window, unless the run is over and closed it ({@code runOver}:
+     * what was in flight then was not measured, nothing failed); the response so far kept as wrong when {@code why}
+     * is not null.
+     */
+    void failed(String why, boolean runOver, Tally tally, LoadWorker.Window window) {
+        inFlight = false;
+        if (!runOver && intended >= window.measureFrom && intended < window.end) {
+            tally.ioErrors++;
+            if (why != null) {
+                window.wrong.offer(why, this::keep);
+            }
+        }
+        advanceSchedule();
+    }
+
+    /** Whether the stream in flight is past the timeout at {@code now}: then counted, given up, to be reset. */
+    boolean timedOut(long now, Tally tally, H2Job plan, LoadWorker.Window window) {
+        if (!inFlight || now - intended <= plan.timeout().toNanos()) {
+            return false;
+        }
+        if (intended >= window.measureFrom) {
+            tally.timeouts++;
+            window.wrong.offer("no end after " + plan.timeout().toSeconds() + " s", this::keep);
+        }
+        inFlight = false;
+        advanceSchedule();
+        return true;
     }
 
     void advanceSchedule() {

@@ -67,8 +67,9 @@ public final class LoadGenerator {
             if (rate < 0) {
                 throw new IllegalArgumentException("the rate must not be negative");
             }
-            if (protocol == core.Protocol.H1S) {
-                throw new IllegalArgumentException("the load generator speaks h1, h2c and h2, not h1s");
+            if (!core.Protocol.Command.BENCH.protocols().contains(protocol)) {
+                throw new IllegalArgumentException("the load generator speaks "
+                        + core.Protocol.ids(core.Protocol.Command.BENCH.protocols()) + ", not " + protocol.id());
             }
             if (streams < 1 || streams > 1 && !protocol.http2()) {
                 throw new IllegalArgumentException("need 1 stream, or more over HTTP/2");
@@ -182,7 +183,7 @@ public final class LoadGenerator {
      */
     public static Result run(Plan plan, BooleanSupplier stop, Runnable measuring)
             throws IOException, InterruptedException {
-        if (plan.protocol().http2()) {
+        if (plan.protocol().client() == core.Protocol.Client.HTTP2) {
             return http2(plan, stop, measuring);
         }
         long start = System.nanoTime();
@@ -212,29 +213,16 @@ public final class LoadGenerator {
         for (Thread thread : threads) {
             thread.join();
         }
-        Histogram ttfb = LoadWorker.histogram();
-        Histogram firstItem = LoadWorker.histogram();
-        Histogram ttlb = LoadWorker.histogram();
-        long requests = 0, non2xx = 0, wrong = 0, io = 0, timeouts = 0, chunks = 0, cpu = 0, closes = 0;
+        List<Tally> tallies = new ArrayList<>();
         for (LoadWorker w : workers) {
             if (w.failure != null) {
                 throw w.failure;
             }
-            ttfb.add(w.ttfb);
-            firstItem.add(w.firstItem);
-            ttlb.add(w.ttlb);
-            requests += w.requests;
-            non2xx += w.non2xx;
-            wrong += w.wrongBodies;
-            io += w.ioErrors;
-            timeouts += w.timeouts;
-            chunks += w.chunks;
-            cpu += w.cpuNanos;
-            closes += w.serverCloses;
+            tallies.add(w.tally);
         }
-        return new Result(requests, non2xx, wrong, io, timeouts, plan.duration().toNanos() / 1e9, ttfb, firstItem,
-                ttlb, chunks, cpu, (window.measureFrom - start) / 1e9, steady, List.copyOf(counts), closes,
-                window.wrong.kept());
+        Tally all = Tally.sum(tallies);
+        return result(all, plan.duration().toNanos() / 1e9, all.cpuNanos, (window.measureFrom - start) / 1e9, steady,
+                List.copyOf(counts), window.wrong.kept());
     }
 
     /** The plan over HTTP/2, on {@link H2Load}: the same warm-up and window, its tallies as the result. */
@@ -253,11 +241,16 @@ public final class LoadGenerator {
         boolean[] steady = {true};
         H2Load.Totals t = H2Load.run(job, window, start, stop,
                 running -> steady[0] = warmUp(plan, start, window, counts, stop, running), measuring);
-        H2Job.Tally a = t.all();
         // chunks: DATA frames with payload, as HTTP chunks over HTTP/1.1; the server's closes: its GOAWAYs
-        return new Result(a.requests, a.non2xx, a.wrongBodies, a.ioErrors, a.timeouts, plan.duration().toNanos() / 1e9,
-                a.ttfb, a.firstItem, a.ttlb, a.frames, t.cpuNanos(), (window.measureFrom - start) / 1e9, steady[0],
-                List.copyOf(counts), a.goAways, window.wrong.kept());
+        return result(t.all(), plan.duration().toNanos() / 1e9, t.cpuNanos(), (window.measureFrom - start) / 1e9,
+                steady[0], List.copyOf(counts), window.wrong.kept());
+    }
+
+    /** The run's result from its summed tally and what the run itself knows. */
+    private static Result result(Tally t, double seconds, long cpuNanos, double warmupSeconds, boolean steady,
+                                 List<Long> warmupCounts, List<WrongResponses.Kept> kept) {
+        return new Result(t.requests, t.non2xx, t.wrongBodies, t.ioErrors, t.timeouts, seconds, t.ttfb, t.firstItem,
+                t.ttlb, t.chunks, cpuNanos, warmupSeconds, steady, warmupCounts, t.serverCloses, kept);
     }
 
     /**

@@ -24,20 +24,15 @@ import java.util.function.BooleanSupplier;
  */
 final class LoadWorker implements Runnable {
 
-    static final long HIGHEST_MICROS = TimeUnit.MINUTES.toMicros(5);
+    static final long HIGHEST_MICROS = Tally.HIGHEST_MICROS;
 
     private final Job plan;
     private final Window window;
     private final Connection[] connections;
     // Read by LoadGenerator.run once this worker's thread has ended (Thread.join orders the reads after the writes).
-    final Histogram ttfb = histogram();
-    final Histogram firstItem = histogram();
-    final Histogram ttlb = histogram();
+    final Tally tally = new Tally();
     private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(64 * 1024);
     private final byte[] request;
-    long requests, non2xx, wrongBodies, ioErrors, timeouts, chunks, cpuNanos;
-    /** Connections the server closed after a complete response (Connection: close, or an idle close), reopened. */
-    long serverCloses;
     private final BooleanSupplier stop;
     IOException failure;
 
@@ -81,7 +76,7 @@ final class LoadWorker implements Runnable {
                 for (Connection c : connections) {
                     if (c.inFlight && now - c.intended > timeoutNanos) {
                         if (c.intended >= measureFrom) {
-                            timeouts++;
+                            tally.timeouts++;
                             window.wrong.offer("no end after " + plan.timeout().toSeconds() + " s", c.parser);
                         }
                         reconnect(c, selector);
@@ -91,7 +86,7 @@ final class LoadWorker implements Runnable {
                                 send(c, now);
                             } catch (IOException e) {
                                 if (c.intended >= window.measureFrom) {
-                                    ioErrors++;
+                                    tally.ioErrors++;
                                 }
                                 reconnect(c, selector);
                             }
@@ -114,13 +109,13 @@ final class LoadWorker implements Runnable {
                         }
                     } catch (IOException | IllegalStateException e) {
                         if (c.intended >= window.measureFrom && c.intended < window.end) {
-                            ioErrors++;
+                            tally.ioErrors++;
                         }
                         reconnect(c, selector);
                     }
                 }
             }
-            cpuNanos = cpu.getCurrentThreadCpuTime() - Math.max(0, cpuAtMeasure);
+            tally.cpuNanos = cpu.getCurrentThreadCpuTime() - Math.max(0, cpuAtMeasure);
             for (Connection c : connections) {
                 c.channel.close();
             }
@@ -201,8 +196,9 @@ final class LoadWorker implements Runnable {
         }
     }
 
+    /** The server closed the connection after a complete response (Connection: close, or an idle close). */
     private void reopen(Connection c, Selector selector) throws IOException {
-        serverCloses++;
+        tally.serverCloses++;
         c.channel.close();
         connect(c, selector);
     }
@@ -215,26 +211,7 @@ final class LoadWorker implements Runnable {
         if (!measured) {
             return;
         }
-        requests++;
-        ResponseParser p = c.parser;
-        if (p.status() / 100 != 2) {
-            non2xx++;
-            window.wrong.offer("status " + p.status(), p);
-            return;
-        }
-        if (p.bodyBytes() != plan.bodyLength() || p.bodyCrc() != plan.bodyCrc()) {
-            wrongBodies++;
-            window.wrong.offer("wrong body", p);
-            return;
-        }
-        chunks += p.chunks();
-        ttfb.recordValue(micros(p.firstBodyByteNanos() - c.intended));
-        firstItem.recordValue(micros(p.markNanos() - c.intended));
-        ttlb.recordValue(micros(now - c.intended));
-    }
-
-    private static long micros(long nanos) {
-        return Math.min(HIGHEST_MICROS, Math.max(0, nanos / 1000));
+        tally.response(c, c.intended, now, plan.bodyLength(), plan.bodyCrc(), window.wrong);
     }
 
     /**
@@ -261,11 +238,11 @@ final class LoadWorker implements Runnable {
     }
 
     static Histogram histogram() {
-        return new Histogram(HIGHEST_MICROS, 3);
+        return Tally.histogram();
     }
 
-    /** One keep-alive connection and its schedule. */
-    static final class Connection {
+    /** One keep-alive connection and its schedule; its response is its parser's. */
+    static final class Connection implements Tally.Response {
         final ResponseParser parser;
         final double period;
         SocketChannel channel;
@@ -285,6 +262,41 @@ final class LoadWorker implements Runnable {
         void advanceSchedule() {
             scheduled += period;
             nextIntended = (long) scheduled;
+        }
+
+        @Override
+        public int status() {
+            return parser.status();
+        }
+
+        @Override
+        public long bodyBytes() {
+            return parser.bodyBytes();
+        }
+
+        @Override
+        public long bodyCrc() {
+            return parser.bodyCrc();
+        }
+
+        @Override
+        public long chunks() {
+            return parser.chunks();
+        }
+
+        @Override
+        public long firstBodyByteNanos() {
+            return parser.firstBodyByteNanos();
+        }
+
+        @Override
+        public long markNanos() {
+            return parser.markNanos();
+        }
+
+        @Override
+        public WrongResponses.Kept keep(String why) {
+            return new WrongResponses.Kept(why, parser.kept(), parser.keptWhole(), -1);
         }
     }
 }

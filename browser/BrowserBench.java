@@ -45,7 +45,7 @@ public final class BrowserBench {
     public static final String DEFAULT_DELAY_TEXT = "200ms";
 
     /** What browser can load pages over: Chromium speaks HTTP/2 only over TLS, so not h2c. */
-    public static final List<Protocol> PROTOCOLS = List.of(Protocol.H1, Protocol.H1S, Protocol.H2);
+    public static final List<Protocol> PROTOCOLS = Protocol.Command.BROWSER.protocols();
 
     /**
      * What to measure. {@code target} null: servers started here, over each of {@code protocols} their server speaks

@@ -41,10 +41,7 @@ final class BenchProtocols {
     }
 
     private static void check(Protocol p, boolean hyperfoil, boolean target) {
-        if (p == Protocol.H1S) {
-            throw new UsageException("--protocol takes h1, h2c or h2 for bench: its load generator does not speak"
-                    + " HTTP/1.1 over TLS (h1s).");
-        }
+        Protocol.Command.BENCH.check(p);
         if (hyperfoil && p != Protocol.H1) {
             throw new UsageException("--driver=hyperfoil measures over HTTP/1.1 only: leave out --protocol, or use"
                     + " --driver=pssrbench for " + p.id() + ".");

@@ -165,12 +165,7 @@ final class BrowserCommand implements Callable<Integer> {
      */
     static List<Protocol> parseProtocols(List<String> ids) {
         List<Protocol> asked = ids.stream().map(String::strip).map(Protocol::byId).distinct().toList();
-        for (Protocol p : asked) {
-            if (!BrowserBench.PROTOCOLS.contains(p)) {
-                throw new UsageException("--protocol takes " + Protocol.ids(BrowserBench.PROTOCOLS) + " in browser,"
-                        + " not " + p.id() + ": Chromium speaks HTTP/2 only over TLS (h2).");
-            }
-        }
+        asked.forEach(Protocol.Command.BROWSER::check);
         return asked;
     }
 

@@ -117,11 +117,7 @@ final class StressCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Protocol over = Protocol.byId(protocol);
-        if (over != Protocol.H1 && over != Protocol.H2C && over != Protocol.H2) {
-            throw new UsageException("stress --protocol must be h1, h2c (HTTP/2 in clear text by prior knowledge) or h2"
-                    + " (HTTP/2 over TLS), not " + over.id() + ".");
-        }
+        Protocol over = Protocol.Command.STRESS.check(Protocol.byId(protocol));
         List<String> offered = over.http2() ? Stress.H2_SCENARIOS : Stress.SCENARIOS;
         if (scenarios == null) {
             scenarios = offered;

@@ -64,7 +64,7 @@ final class VerifyCommand implements Callable<Integer> {
             Logs.configure();
             return foreign.verify(spec.commandLine().getOut());
         }
-        Protocol asked = Protocol.byId(protocol);
+        Protocol asked = Protocol.Command.VERIFY.check(Protocol.byId(protocol));
         Target target = selection.target(delay, Cli.given(spec, "--delay"));
         Protocol speaks = target == null ? asked : target.protocol();
         if (target != null && Cli.given(spec, "--protocol") && speaks != asked) {

@@ -1,43 +1,32 @@
 package stress;
 
-import io.netty.bootstrap.Bootstrap;
+import client.H2Dial;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.handler.ssl.ApplicationProtocolConfig;
 import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslContextBuilder;
-import io.netty.handler.ssl.SslHandler;
 
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 import java.io.IOException;
 import java.net.Socket;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
  * Where an HTTP/2 scenario connects, and how: {@code h2c} (clear text, HTTP/2 by prior knowledge) or {@code h2}
  * (TLS, HTTP/2 chosen by ALPN), trusting exactly the certificate the scenario's server was started with (made for it
- * by {@link bench.ServerProcess}, as bench's HTTP/2 client trusts it), host names checked. Over TLS a connection on
- * which ALPN did not choose what was asked is refused in a sentence: a scenario would otherwise test HTTP/1.1 over
- * TLS, or nothing, and call it HTTP/2.
+ * by {@link bench.ServerProcess}), as every HTTP/2 connection is made ({@link H2Dial}). Beside it, what is
+ * stress's own: raw sockets through the JDK's TLS, with the same checks and sentences, for the bytes no codec would
+ * write (h2-malformed) and the page over HTTP/1.1 on the same port.
  */
 final class H2Endpoint {
 
     static final String HOST = "127.0.0.1";
     /** How long a connection may take to be ready for HTTP/2: connect, and over TLS the handshake. */
-    private static final int READY_SECONDS = 15;
+    static final int READY_SECONDS = 15;
+    static final int CONNECT_MILLIS = 10_000;
 
     private final int port;
     /** Netty's client context for the well-formed traffic; null in clear text. */
@@ -58,15 +47,7 @@ final class H2Endpoint {
 
     /** h2 at 127.0.0.1:{@code port}, trusting the certificate of {@code tls} (the chain's first) and no other. */
     static H2Endpoint tls(int port, core.Tls tls) throws IOException {
-        // http/1.1 offered beside h2, as a browser offers it: a server without HTTP/2 over TLS then chooses it, and
-        // the scenario fails in a sentence naming what was chosen rather than in a handshake the server cut.
-        SslContext netty = SslContextBuilder.forClient().trustManager(tls.chain().get(0))
-                .endpointIdentificationAlgorithm("HTTPS")
-                .applicationProtocolConfig(new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,
-                        ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
-                        ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
-                        ApplicationProtocolNames.HTTP_2, ApplicationProtocolNames.HTTP_1_1))
-                .build();
+        SslContext netty = H2Dial.trusting(tls.chain().get(0));
         return new H2Endpoint(port, netty, tls.trustingContext());
     }
 
@@ -101,50 +82,12 @@ final class H2Endpoint {
      * place, within 15 s; an IOException says why they are not.
      */
     Channel connect(EventLoopGroup group, Supplier<ChannelHandler[]> http2) throws IOException, InterruptedException {
-        CompletableFuture<Void> ready = new CompletableFuture<>();
-        Bootstrap bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
-                .option(ChannelOption.TCP_NODELAY, true).option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 10_000)
-                .handler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel ch) {
-                        if (netty == null) {
-                            ch.pipeline().addLast(http2.get());
-                            ready.complete(null);
-                            return;
-                        }
-                        SslHandler ssl = netty.newHandler(ch.alloc(), HOST, port);
-                        ch.pipeline().addLast(ssl);
-                        ssl.handshakeFuture().addListener(done -> {
-                            String chosen = ssl.applicationProtocol();
-                            if (!done.isSuccess()) {
-                                ready.completeExceptionally(new IOException(handshakeFailed(done.cause())));
-                            } else if (!ApplicationProtocolNames.HTTP_2.equals(chosen)) {
-                                ready.completeExceptionally(new IOException(notChosen(chosen,
-                                        ApplicationProtocolNames.HTTP_2)));
-                            } else {
-                                ch.pipeline().addLast(http2.get());
-                                ch.flush();
-                                ready.complete(null);
-                            }
-                        });
-                    }
-                });
-        ChannelFuture connect = bootstrap.connect(HOST, port).awaitUninterruptibly();
-        if (!connect.isSuccess()) {
-            Throwable cause = connect.cause();
-            throw cause instanceof IOException io ? io : new IOException(String.valueOf(cause), cause);
-        }
-        Channel channel = connect.channel();
-        try {
-            ready.get(READY_SECONDS, TimeUnit.SECONDS);
-            return channel;
-        } catch (ExecutionException e) {
-            channel.close();
-            throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
-        } catch (TimeoutException e) {
-            channel.close();
-            throw new IOException("no TLS handshake with " + authority() + " within " + READY_SECONDS + " s.");
-        }
+        return H2Dial.open(group, HOST, port, CONNECT_MILLIS, READY_SECONDS, netty, authority(), http2);
+    }
+
+    /** Netty's client context over TLS (null in clear text), for {@link client.H2Client}. */
+    SslContext netty() {
+        return netty;
     }
 
     /**
@@ -167,11 +110,11 @@ final class H2Endpoint {
             try {
                 s.startHandshake();
             } catch (IOException e) {
-                throw new IOException(handshakeFailed(e), e);
+                throw new IOException(H2Dial.handshakeFailed(authority(), e), e);
             }
             String chosen = s.getApplicationProtocol();
             if (!protocol.equals(chosen)) {
-                throw new IOException(notChosen(chosen, protocol));
+                throw new IOException(H2Dial.notChosen(authority(), chosen, protocol));
             }
             return s;
         } catch (IOException e) {
@@ -196,16 +139,5 @@ final class H2Endpoint {
                     + " status " + r.status() + ", " + (r.complete() ? "complete" : r.failure()));
         }
         return r;
-    }
-
-    private String handshakeFailed(Throwable why) {
-        return "the TLS handshake with " + authority() + " failed: " + (why.getMessage() == null ? why
-                : why.getMessage()) + ".";
-    }
-
-    private String notChosen(String chosen, String wanted) {
-        return "ALPN at " + authority() + " chose " + (chosen == null || chosen.isEmpty() ? "no protocol" : chosen)
-                + ", not " + wanted + ": the server does not offer " + (wanted.equals(ApplicationProtocolNames.HTTP_2)
-                ? "HTTP/2" : wanted) + " over TLS there.";
     }
 }

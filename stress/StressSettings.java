@@ -17,10 +17,13 @@ public record StressSettings(int streams, Duration streamsDelay, int aborts, int
                              PrintStream out, int shutdownClients, int h2Connections, int h2Streams,
                              core.Protocol protocol) {
 
-    /** The protocol of the HTTP/2 scenarios: h2c or h2 (the command offers them with no other). */
+    /** The protocol of the HTTP/2 scenarios: one stress may use that takes the HTTP/2 client (h2c or h2). */
     core.Protocol http2() {
-        if (protocol != core.Protocol.H2C && protocol != core.Protocol.H2) {
-            throw new IllegalArgumentException("the HTTP/2 scenarios run over h2c or h2, not " + protocol.id() + ".");
+        java.util.List<core.Protocol> http2 = core.Protocol.Command.STRESS.protocols().stream()
+                .filter(core.Protocol::http2).toList();
+        if (!http2.contains(protocol)) {
+            throw new IllegalArgumentException("the HTTP/2 scenarios run over " + core.Protocol.ids(http2) + ", not "
+                    + protocol.id() + ".");
         }
         return protocol;
     }

@@ -23,7 +23,7 @@ class BrowserProtocolTest {
 
     @Test
     void whatChromiumCannotLoadOverOrNoSelectedServerSpeaksIsRefused() {
-        refused("--protocol takes h1, h1s, h2 in browser, not h2c: Chromium speaks HTTP/2 only over TLS (h2).",
+        refused("--protocol takes h1, h1s or h2 for browser: Chromium does not speak HTTP/2 in clear text (h2c).",
                 "browser", "--protocol=h1,h2c");
         refused("--protocol must be one of h1, h1s, h2c, h2, not h3.", "browser", "--protocol=h3");
         refused("--protocol=h2 is not available with server jdk, which speaks h1; the servers that speak it: ",

@@ -320,8 +320,8 @@ public class CliTest {
         refused("--protocol=h2 is not available with server " + withoutTls.id() + ", which speaks "
                 + core.Protocol.ids(withoutTls.protocols()) + "; the servers that speak it: " + tlsSpeakers + ".",
                 "stress", "--protocol=h2", "--server=" + withoutTls.id());
-        refused("stress --protocol must be h1, h2c (HTTP/2 in clear text by prior knowledge) or h2 (HTTP/2 over"
-                + " TLS), not h1s.", "stress", "--protocol=h1s");
+        refused("--protocol takes h1, h2c or h2 for stress: its client does not speak HTTP/1.1 over TLS (h1s).",
+                "stress", "--protocol=h1s");
         refused("unknown scenario 'malformed' for --protocol=h2; scenarios: h2-streams, h2-resets, h2-slow-reader,"
                 + " h2-malformed.", "stress", "--protocol=h2", "--scenario=malformed");
         refused("unknown scenario 'streams' for --protocol=h2c; scenarios: h2-streams, h2-resets, h2-slow-reader,"

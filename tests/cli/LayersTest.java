@@ -24,8 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The layers, read from the compiled classes by the JDK's jdeps (what the code really uses, not what it imports):
- * the model and streaming path at the bottom, the plug-ins above it, verification, results and the load generator
- * above those, the registry and the command line on top. Nothing uses a layer above its own, plug-ins do not use
+ * the model and streaming path at the bottom, the plug-ins above it, the HTTP/2 client above them (client/), then
+ * verification, results and the load generator, the registry and the command line on top. Nothing uses a layer above its own, plug-ins do not use
  * each other, and no two source files use each other, directly or through others.
  */
 class LayersTest {
@@ -36,10 +36,11 @@ class LayersTest {
     private static final Map<String, Integer> LAYERS = Map.ofEntries(
             Map.entry("core", 0),
             Map.entry("engines", 1), Map.entry("servers", 1), Map.entry("modes", 1),
-            Map.entry("verify", 2), Map.entry("records", 2), Map.entry("bench", 2), Map.entry("browser", 2),
-            Map.entry("stress", 2),
-            Map.entry("cli", 3),
-            Map.entry("", 4));   // PssrBench, the jbang entrypoint
+            Map.entry("client", 2),
+            Map.entry("verify", 3), Map.entry("records", 3), Map.entry("bench", 3), Map.entry("browser", 3),
+            Map.entry("stress", 3),
+            Map.entry("cli", 4),
+            Map.entry("", 5));   // PssrBench, the jbang entrypoint
 
     /** Every use of one class by another, {from, to}, as jdeps reads them from the compiled classes. */
     private static List<String[]> classEdges() {
