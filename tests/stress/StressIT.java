@@ -39,7 +39,7 @@ class StressIT {
      */
     @Test
     void everyScenarioPassesAtSmallSizesOnEveryServer(@TempDir Path out) throws Exception {
-        List<String> scenarios = Stress.SCENARIOS.stream().filter(s -> !s.equals("shutdown")).toList();
+        List<String> scenarios = Scenarios.ids(core.Protocol.H1).stream().filter(s -> !s.equals("shutdown")).toList();
         List<String> servers = Registry.SERVERS.stream().map(Server::id).toList();
         String console = stress(out, 600, KNOWN_WRONG.isEmpty() ? 0 : 1, "--server=" + String.join(",", servers), "--engine=jstachio",
                 "--mode=virtual", "--scenario=" + String.join(",", scenarios), "--connections=200",
@@ -112,14 +112,14 @@ class StressIT {
         String console = stress(out, 300, 0, "--protocol=h2c", "--server=" + server, "--engine=jstachio",
                 "--mode=virtual", "--h2-connections=4", "--h2-streams=100", "--streams-delay=20ms", "--aborts=100",
                 "--slow-readers=20", "--slow-readers-window=2s");
-        int total = Stress.H2_SCENARIOS.size();
+        int total = Scenarios.ids(core.Protocol.H2C).size();
         assertTrue(console.contains(total + " of " + total + " passed"), console);
         List<String> csv = Files.readAllLines(out.resolve("results/stress.csv"));
         for (String column : List.of("open_peak", "server_max_streams", "same_connections_page_after",
                 "slow_windows_exhausted", "slow_max_connection_bytes", "pages_after", "answers")) {
             assertTrue(csv.get(0).contains("," + column + ","), column + " in " + csv.get(0));
         }
-        for (String scenario : Stress.H2_SCENARIOS) {
+        for (String scenario : Scenarios.ids(core.Protocol.H2C)) {
             assertTrue(csv.stream().anyMatch(l -> l.startsWith(scenario + "," + server + ",jstachio,virtual,true,")),
                     scenario + " passed: " + String.join("\n", csv));
         }
