@@ -90,7 +90,7 @@ final class Aborts {
             renders = server.renders();
             back = now.size() <= base.size() && virtual <= baseVirtual && renders[0] == 0 && renders[1] == 0;
         } while (!back && System.nanoTime() - start < TimeUnit.SECONDS.toNanos(5));
-        return new Settled(now, virtual, renders, back, back ? Scenarios.round((System.nanoTime() - start) / 1e9) : -1);
+        return new Settled(now, virtual, renders, back, back ? Scenario.round((System.nanoTime() - start) / 1e9) : -1);
     }
 
     /**

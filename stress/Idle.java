@@ -166,22 +166,22 @@ final class Idle {
             f.put("half_sent", s.halfSent());
             f.put("trickling", s.trickling());
             f.put("idle_timeout_s", timeoutMs / 1000.0);
-            f.put("open_s", Scenarios.round((opened - start) / 1e9));
+            f.put("open_s", Scenario.round((opened - start) / 1e9));
             f.put("idle_closed", idleClosed);
             f.put("half_sent_closed", halfClosed);
             f.put("trickling_closed", trickleClosed);
-            f.put("trickling_close_max_s", Scenarios.round(trickleCloseMaxNanos / 1e9));
-            f.put("last_close_s", lastClose == 0 ? -1 : Scenarios.round((lastClose - start) / 1e9));
+            f.put("trickling_close_max_s", Scenario.round(trickleCloseMaxNanos / 1e9));
+            f.put("last_close_s", lastClose == 0 ? -1 : Scenario.round((lastClose - start) / 1e9));
             f.put("normal_pages", pages);
             f.put("normal_pages_ok", pagesOk);
             f.put("normal_page_max_ms", pageMaxMs);
-            f.put("server_rss_peak_mb", Scenarios.round(server.peakRssMb()));
+            f.put("server_rss_peak_mb", Scenario.round(server.peakRssMb()));
             f.put("server_threads_peak", server.peakThreads());
             f.put("warning_lines", server.warnings());
             boolean trickleInTime = trickleCloseMaxNanos <= allowMs * 1_000_000;
             String note = (s.idle() - idleClosed) + " idle, " + (s.halfSent() - halfClosed) + " half-sent and "
                     + (s.trickling() - trickleClosed) + " trickling still open after " + allowMs / 1000.0 + " s"
-                    + (trickleInTime ? "" : "; a trickling one closed only " + Scenarios.round(
+                    + (trickleInTime ? "" : "; a trickling one closed only " + Scenario.round(
                     trickleCloseMaxNanos / 1e9) + " s after it opened");
             return new Scenario.Measured(f, "", note);
         }

@@ -84,4 +84,13 @@ public record Scenario(String id, Set<Protocol> protocols, List<String> settings
                 : (m.note().isEmpty() ? m.ifFailed() : m.note() + " " + m.ifFailed());
         return new Outcome(id, c, m.figures(), rule.sentence(m.figures()), pass, note);
     }
+
+    static double ms(long micros) {
+        return round(micros / 1000.0);
+    }
+
+    /** A figure to two decimals, as stress.csv shows it (and the pass rules read it). */
+    static double round(double v) {
+        return Math.round(v * 100) / 100.0;
+    }
 }

@@ -43,13 +43,4 @@ public final class Scenarios {
                 "unknown scenario '" + id + "'; scenarios: " + String.join(", ", ALL.stream().map(Scenario::id)
                         .toList()) + "."));
     }
-
-    static double ms(long micros) {
-        return round(micros / 1000.0);
-    }
-
-    /** A figure to two decimals, as stress.csv shows it (and the pass rules read it). */
-    static double round(double v) {
-        return Math.round(v * 100) / 100.0;
-    }
 }

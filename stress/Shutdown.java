@@ -77,7 +77,7 @@ final class Shutdown {
             long t0 = System.nanoTime();
             sigterm.set(t0);
             int exit = server.awaitExit(GRACE.plusSeconds(10));
-            double exitS = Scenarios.round((System.nanoTime() - t0) / 1e9);
+            double exitS = Scenario.round((System.nanoTime() - t0) / 1e9);
             for (Thread t : clients) {
                 t.join(Duration.ofSeconds(20));
             }

@@ -64,7 +64,7 @@ final class ShutdownCut {
             server.terminate();
             long t0 = System.nanoTime();
             int exit = server.awaitExit(GRACE.plusSeconds(10));
-            double exitS = Scenarios.round((System.nanoTime() - t0) / 1e9);
+            double exitS = Scenario.round((System.nanoTime() - t0) / 1e9);
             long cut = 0;
             long complete = 0;
             long noResponse = 0;
@@ -102,7 +102,7 @@ final class ShutdownCut {
             f.put("overrun_complete", complete);
             f.put("overrun_no_response", noResponse);
             f.put("overrun_other", other);
-            f.put("overrun_last_end_s", Scenarios.round(lastEndS));
+            f.put("overrun_last_end_s", Scenario.round(lastEndS));
             f.put("overrun_exit_code", exit);
             f.put("overrun_exit_after_s", exitS);
             f.put("overrun_warning_lines", warnings.size());

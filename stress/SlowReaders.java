@@ -90,10 +90,10 @@ final class SlowReaders {
             f.put("requests_alone", alone.requests());
             f.put("requests_with_slow", slow.requests());
             f.put("errors", alone.errors() + slow.errors());
-            f.put("ttlb_p99_alone_ms", Scenarios.round(p99Alone));
-            f.put("ttlb_p99_with_slow_ms", Scenarios.round(p99Slow));
-            f.put("server_rss_peak_alone_mb", Scenarios.round(rssAlone));
-            f.put("server_rss_peak_with_slow_mb", Scenarios.round(rssSlow));
+            f.put("ttlb_p99_alone_ms", Scenario.round(p99Alone));
+            f.put("ttlb_p99_with_slow_ms", Scenario.round(p99Slow));
+            f.put("server_rss_peak_alone_mb", Scenario.round(rssAlone));
+            f.put("server_rss_peak_with_slow_mb", Scenario.round(rssSlow));
             f.put("normal_page_after", alive);
             f.put("warning_lines", server.warnings());
             return new Scenario.Measured(f, "");
