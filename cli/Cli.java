@@ -148,7 +148,9 @@ public final class Cli {
                 {"registry.engine", Registry.ENGINES.get(0).id()},
                 {"registry.mode", Registry.modes(Registry.ENGINES.get(0)).iterator().next().id()},
                 {"registry.presentations", String.valueOf(Page.PRESENTATIONS.items().size())},
-                {"registry.stocks", String.valueOf(Page.STOCKS.items().size())}};
+                {"registry.stocks", String.valueOf(Page.STOCKS.items().size())},
+                {"registry.stress.h1", stress.Scenarios.idText(core.Protocol.H1)},
+                {"registry.stress.h2", stress.Scenarios.idText(core.Protocol.H2C)}};
         return new ListResourceBundle() {
             @Override
             protected Object[][] getContents() {

@@ -1,7 +1,6 @@
 package cli;
 
 import core.Combination;
-import core.ConnectionLimits;
 import core.Durations;
 import core.Logs;
 import core.Protocol;
@@ -13,6 +12,7 @@ import picocli.CommandLine.Option;
 import records.Provenance;
 import records.ResultsFolder;
 import stress.Outcome;
+import stress.Scenarios;
 import stress.Stress;
 import stress.StressSettings;
 
@@ -30,8 +30,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /** {@code stress}: the reliability scenarios, each combination and scenario in a server JVM of its own. */
 @Command(name = "stress", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
-        description = "Reliability scenarios (streams, aborts, slow-readers, malformed, idle, shutdown; over h2c or"
-                + " h2: h2-streams, h2-resets, h2-slow-reader, h2-malformed) on the selected combinations (by default"
+        description = "Reliability scenarios (${bundle:registry.stress.h1}; over h2c or h2:"
+                + " ${bundle:registry.stress.h2}) on the selected combinations (by default"
                 + " the first engine and mode on every server), each in its own server JVM on loopback; every scenario"
                 + " prints its pass rule beside its figures; results in --out.")
 final class StressCommand implements Callable<Integer> {
@@ -42,71 +42,71 @@ final class StressCommand implements Callable<Integer> {
     Selection selection;
 
     @Option(names = "--protocol", paramLabel = "ID", defaultValue = Protocol.DEFAULT_TEXT,
-            description = "h1: the HTTP/1.1 scenarios; h2c: the HTTP/2 ones (h2-streams, h2-resets, h2-slow-reader,"
-                    + " h2-malformed) in clear text by prior knowledge; h2: the same over TLS, HTTP/2 chosen by ALPN,"
+            description = "h1: the HTTP/1.1 scenarios; h2c: the HTTP/2 ones (${bundle:registry.stress.h2}) in clear"
+                    + " text by prior knowledge; h2: the same over TLS, HTTP/2 chosen by ALPN,"
                     + " the server's certificate made for the run and trusted alone; on the servers that speak it (a"
                     + " server named with --server that does not is refused) (default: ${DEFAULT-VALUE}).")
     String protocol;
 
     @Option(names = "--scenario", split = ",", paramLabel = "ID",
-            description = "Scenarios, comma-separated: streams, aborts, slow-readers, malformed, idle, shutdown;"
-                    + " with --protocol=h2c or h2: h2-streams, h2-resets, h2-slow-reader, h2-malformed (default: all of"
-                    + " the protocol's).")
+            description = "Scenarios, comma-separated: ${bundle:registry.stress.h1}; with --protocol=h2c or h2:"
+                    + " ${bundle:registry.stress.h2} (default: all of the protocol's).")
     List<String> scenarios;
 
-    @Option(names = "--connections", paramLabel = "N", defaultValue = "10000",
+    @Option(names = "--connections", paramLabel = "N", defaultValue = StressSettings.CONNECTIONS,
             description = "streams: concurrent connections, one page each (default: ${DEFAULT-VALUE}).")
     int connections;
 
-    @Option(names = "--streams-delay", paramLabel = "DURATION", defaultValue = "250ms",
+    @Option(names = "--streams-delay", paramLabel = "DURATION", defaultValue = StressSettings.STREAMS_DELAY,
             description = "streams: per-item delay, so that every page is still open when the last connects"
                     + " (default: ${DEFAULT-VALUE}: 5 s per page). Units: " + Durations.UNITS + ".")
     Duration streamsDelay;
 
-    @Option(names = "--h2-connections", paramLabel = "N", defaultValue = "8",
+    @Option(names = "--h2-connections", paramLabel = "N", defaultValue = StressSettings.H2_CONNECTIONS,
             description = "h2-streams and h2-resets: HTTP/2 connections (default: ${DEFAULT-VALUE}).")
     int h2Connections;
 
-    @Option(names = "--h2-streams", paramLabel = "N", defaultValue = "100",
+    @Option(names = "--h2-streams", paramLabel = "N", defaultValue = StressSettings.H2_STREAMS,
             description = "h2-streams: streams sent at once on each connection, one page each (default:"
                     + " ${DEFAULT-VALUE}).")
     int h2Streams;
 
-    @Option(names = "--aborts", paramLabel = "N", defaultValue = "1000",
+    @Option(names = "--aborts", paramLabel = "N", defaultValue = StressSettings.ABORTS,
             description = "aborts: requests closed after the first chunk; h2-resets: streams reset after their first"
                     + " DATA frame (and every tenth read whole) (default: ${DEFAULT-VALUE}).")
     int aborts;
 
-    @Option(names = "--slow-readers", paramLabel = "N", defaultValue = "100",
+    @Option(names = "--slow-readers", paramLabel = "N", defaultValue = StressSettings.SLOW_READERS,
             description = "slow-readers: clients reading 1 KB/s; h2-slow-reader: connections that never open their"
                     + " windows (default: ${DEFAULT-VALUE}).")
     int slowReaders;
 
-    @Option(names = "--slow-readers-window", paramLabel = "DURATION", defaultValue = "5s",
+    @Option(names = "--slow-readers-window", paramLabel = "DURATION",
+            defaultValue = StressSettings.SLOW_READERS_WINDOW,
             description = "slow-readers and h2-slow-reader: how long the normal traffic is measured, alone and beside"
                     + " the slow readers, each after 1 s of warm-up (default: ${DEFAULT-VALUE}). Units: "
                     + Durations.UNITS + ".")
     Duration slowReadersWindow;
 
-    @Option(names = "--idle", paramLabel = "N", defaultValue = "5000",
+    @Option(names = "--idle", paramLabel = "N", defaultValue = StressSettings.IDLE,
             description = "idle: idle connections (default: ${DEFAULT-VALUE}).")
     int idle;
 
-    @Option(names = "--half-sent", paramLabel = "N", defaultValue = "200",
+    @Option(names = "--half-sent", paramLabel = "N", defaultValue = StressSettings.HALF_SENT,
             description = "idle: half-sent requests (default: ${DEFAULT-VALUE}).")
     int halfSent;
 
-    @Option(names = "--trickling", paramLabel = "N", defaultValue = "200",
+    @Option(names = "--trickling", paramLabel = "N", defaultValue = StressSettings.TRICKLING,
             description = "idle: clients that send a request head a byte every half second, so that it would take"
                     + " several timeouts (slowloris) (default: ${DEFAULT-VALUE}).")
     int trickling;
 
-    @Option(names = "--idle-timeout", paramLabel = "DURATION", defaultValue = ConnectionLimits.DEFAULT_IDLE_TIMEOUT_TEXT,
+    @Option(names = "--idle-timeout", paramLabel = "DURATION", defaultValue = StressSettings.IDLE_TIMEOUT,
             description = "idle: the idle timeout its servers get (default: ${DEFAULT-VALUE}, serve's default)."
                     + " Units: " + Durations.UNITS + ".")
     Duration idleTimeout;
 
-    @Option(names = "--shutdown-clients", paramLabel = "N", defaultValue = "64",
+    @Option(names = "--shutdown-clients", paramLabel = "N", defaultValue = StressSettings.SHUTDOWN_CLIENTS,
             description = "shutdown: keep-alive clients loading the server at SIGTERM; the second part (pages that"
                     + " outlive the grace period) has a quarter as many pages, at least 1 (default: ${DEFAULT-VALUE}).")
     int shutdownClients;
@@ -118,7 +118,7 @@ final class StressCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Protocol over = Protocol.Command.STRESS.check(Protocol.byId(protocol));
-        List<String> offered = over.http2() ? Stress.H2_SCENARIOS : Stress.SCENARIOS;
+        List<String> offered = Scenarios.ids(over);
         if (scenarios == null) {
             scenarios = offered;
         }

@@ -1,6 +1,7 @@
 package stress;
 
 import core.Combination;
+import core.Protocol;
 import io.netty.channel.EventLoopGroup;
 
 import java.io.DataInputStream;
@@ -15,6 +16,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.IntFunction;
 
 /**
@@ -86,10 +88,17 @@ final class H2Malformed {
             // 6.5: a SETTINGS payload not a multiple of 6 bytes is FRAME_SIZE_ERROR
             new Case("SETTINGS of 7 bytes", true, max -> frame(SETTINGS, 0, 0, new byte[7]), false));
 
+    static final Scenario SCENARIO = new Scenario("h2-malformed", Set.of(Protocol.H2C, Protocol.H2), List.of(),
+            H2Malformed::run,
+            new Scenario.Rule(f -> "each case answered with GOAWAY or a close (a bad preface: or a 4xx/5xx status"
+                    + " line); a normal page on a new connection after each; no stack trace in its log",
+                    f -> f.count("cases_right") == f.count("cases") && f.count("pages_after") == f.count("cases")
+                            && f.count("stack_trace_lines") == 0));
+
     private H2Malformed() {
     }
 
-    static Outcome run(Combination c, StressSettings s) throws IOException, InterruptedException {
+    static Scenario.Measured run(Combination c, StressSettings s) throws IOException, InterruptedException {
         try (StressServer server = StressServer.start(StressServer.config(c).withProtocol(s.http2()), s.folder(),
                 "h2-malformed")) {
             H2Endpoint endpoint = H2Endpoint.of(server);
@@ -131,9 +140,7 @@ final class H2Malformed {
             f.put("stack_trace_lines", traces);
             f.put("warning_lines", server.warnings());
             f.put("answers", String.join("; ", answers));
-            return new Outcome("h2-malformed", c, f, "each case answered with GOAWAY or a close (a bad preface: or"
-                    + " a 4xx/5xx status line); a normal page on a new connection after each; no stack trace in its log",
-                    wrong.isEmpty() && pagesAfter == CASES.size() && traces == 0, String.join("; ", wrong));
+            return new Scenario.Measured(f, String.join("; ", wrong));
         }
     }
 

@@ -1,6 +1,7 @@
 package stress;
 
 import core.Combination;
+import core.Protocol;
 import io.netty.channel.EventLoopGroup;
 
 import java.io.IOException;
@@ -8,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -28,6 +30,17 @@ final class H2Resets {
     /** Every this-many-th stream is read to its end: the connection must keep serving beside the resets. */
     private static final int WHOLE_EVERY = 10;
 
+    static final Scenario SCENARIO = new Scenario("h2-resets", Set.of(Protocol.H2C, Protocol.H2),
+            List.of("--aborts", "--h2-connections"), H2Resets::run, new Scenario.Rule(
+                    f -> "platform threads (not the JVM's JIT, GC and JMX ones), virtual threads, in-flight renders"
+                            + " and subscriptions back to baseline within 5 s; every reset stream got its first DATA,"
+                            + " every " + WHOLE_EVERY + "th stream whole; a normal page afterwards on each of the same"
+                            + " connections; no GOAWAY",
+                    f -> Aborts.backToBaseline(f) && f.count("reset") == f.count("resets_asked")
+                            && f.count("whole") == f.count("whole_asked")
+                            && f.count("same_connections_page_after") == f.count("connections")
+                            && f.count("goaway_connections") == 0));
+
     private H2Resets() {
     }
 
@@ -35,7 +48,7 @@ final class H2Resets {
     private record Round(int resetsAsked, int reset, int wholeAsked, int whole, Map<String, Integer> problems) {
     }
 
-    static Outcome run(Combination c, StressSettings s) throws IOException, InterruptedException {
+    static Scenario.Measured run(Combination c, StressSettings s) throws IOException, InterruptedException {
         try (StressServer server = StressServer.start(StressServer.config(c).withProtocol(s.http2())
                 .withDelay(StressServer.IN_FLIGHT_DELAY), s.folder(), "h2-resets")) {
             H2Endpoint endpoint = H2Endpoint.of(server);
@@ -51,7 +64,7 @@ final class H2Resets {
                 List<String> base = server.applicationThreads();
                 long baseVirtual = server.virtualThreads();
                 Round r = round(clients, s.aborts(), page);
-                Scenarios.Settled after = Scenarios.settle(server, base, baseVirtual);
+                Aborts.Settled after = Aborts.settle(server, base, baseVirtual);
                 List<String> now = after.threads();
                 long virtual = after.virtual();
                 int[] renders = after.renders();
@@ -82,8 +95,6 @@ final class H2Resets {
                 f.put("same_connections_page_after", sameConnections);
                 f.put("goaway_connections", goAways);
                 f.put("warning_lines", server.warnings());
-                boolean pass = back && r.reset() == r.resetsAsked() && r.whole() == r.wholeAsked()
-                        && sameConnections == clients.size() && goAways == 0;
                 String note = (back ? "" : "not back to baseline within 5 s; threads before " + base + ", after "
                         + now + ", virtual " + baseVirtual + " -> " + virtual + ", in flight " + renders[0]
                         + ", subscriptions " + renders[1] + ". ")
@@ -91,10 +102,7 @@ final class H2Resets {
                         + (sameConnections == clients.size() ? "" : "a page afterwards on " + sameConnections
                         + " of the " + clients.size() + " connections. ")
                         + (goAways == 0 ? "" : "GOAWAY on " + goAways + " connection(s). ");
-                return new Outcome("h2-resets", c, f, "platform threads (not the JVM's JIT, GC and JMX ones),"
-                        + " virtual threads, in-flight renders and subscriptions back to baseline within 5 s; every"
-                        + " reset stream got its first DATA, every " + WHOLE_EVERY + "th stream whole; a normal page"
-                        + " afterwards on each of the same connections; no GOAWAY", pass, note.strip());
+                return new Scenario.Measured(f, note.strip());
             } finally {
                 clients.forEach(H2Client::close);
                 H2Client.stop(group);

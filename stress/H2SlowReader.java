@@ -1,6 +1,7 @@
 package stress;
 
 import core.Combination;
+import core.Protocol;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
@@ -23,6 +24,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -43,6 +45,15 @@ final class H2SlowReader {
     /** HTTP/2's initial connection window, which a client can only raise by WINDOW_UPDATE (never sent here). */
     private static final int CONNECTION_WINDOW = 65_535;
 
+    static final Scenario SCENARIO = new Scenario("h2-slow-reader", Set.of(Protocol.H2C, Protocol.H2),
+            List.of("--slow-readers", "--slow-readers-window"), H2SlowReader::run, new Scenario.Rule(
+                    f -> "the others' p99 within 2x (+5 ms) of a run without slow readers, no error, server peak RSS"
+                            + " within 100 MB of it, a normal page afterwards; no slow connection sent more than its"
+                            + " windows (" + CONNECTION_WINDOW + " bytes, " + SLOW_STREAM_WINDOW + " a stream)",
+                    f -> f.count("errors") == 0 && f.count("requests_alone") > 0 && SlowReaders.othersUnharmed(f)
+                            && f.yes("normal_page_after") && f.count("slow_max_connection_bytes") <= CONNECTION_WINDOW
+                            && f.count("slow_max_stream_bytes") <= SLOW_STREAM_WINDOW && f.count("slow_errors") == 0));
+
     private H2SlowReader() {
     }
 
@@ -50,7 +61,7 @@ final class H2SlowReader {
     private record Traffic(long requests, long errors, Histogram ttlb) {
     }
 
-    static Outcome run(Combination c, StressSettings s) throws IOException, InterruptedException {
+    static Scenario.Measured run(Combination c, StressSettings s) throws IOException, InterruptedException {
         try (StressServer server = StressServer.start(StressServer.config(c).withProtocol(s.http2()), s.folder(),
                 "h2-slow-reader", SlowReaders.FIXED_HEAP)) {
             H2Endpoint endpoint = H2Endpoint.of(server);
@@ -93,24 +104,21 @@ final class H2SlowReader {
                 f.put("requests_alone", alone.requests());
                 f.put("requests_with_slow", withSlow.requests());
                 f.put("errors", alone.errors() + withSlow.errors());
-                f.put("ttlb_p99_alone_ms", Scenarios.round(p99Alone));
-                f.put("ttlb_p99_with_slow_ms", Scenarios.round(p99Slow));
-                f.put("server_rss_peak_alone_mb", Scenarios.round(rssAlone));
-                f.put("server_rss_peak_with_slow_mb", Scenarios.round(rssSlow));
+                f.put("ttlb_p99_alone_ms", Scenario.round(p99Alone));
+                f.put("ttlb_p99_with_slow_ms", Scenario.round(p99Slow));
+                f.put("server_rss_peak_alone_mb", Scenario.round(rssAlone));
+                f.put("server_rss_peak_with_slow_mb", Scenario.round(rssSlow));
                 f.put("server_threads_peak_alone", threadsAlone);
                 f.put("server_threads_peak_with_slow", threadsSlow);
+                f.put("slow_errors", slowErrors.size());
+                f.put("normal_page_after", alive);
                 f.put("warning_lines", server.warnings());
-                boolean pass = alone.errors() + withSlow.errors() == 0 && alone.requests() > 0
-                        && p99Slow <= 2 * p99Alone + 5 && rssSlow <= rssAlone + 100 && alive && withinWindows;
                 String note = (withinWindows ? "" : "beyond the windows: " + maxConnection + " bytes on a connection, "
                         + maxStream + " on a stream" + (slowErrors.isEmpty() ? "" : ", " + slowErrors) + ". ")
                         + (alone.errors() + withSlow.errors() == 0 ? "" : "normal traffic: " + alone.errors()
                         + " error(s) alone, " + withSlow.errors() + " beside the slow readers. ")
                         + (alive ? "" : "no normal page afterwards. ");
-                return new Outcome("h2-slow-reader", c, f, "the others' p99 within 2x (+5 ms) of a run without slow"
-                        + " readers, no error, server peak RSS within 100 MB of it, a normal page afterwards; no"
-                        + " slow connection sent more than its windows (" + CONNECTION_WINDOW + " bytes, "
-                        + SLOW_STREAM_WINDOW + " a stream)", pass, note.strip());
+                return new Scenario.Measured(f, note.strip());
             } finally {
                 slow.forEach(k -> k.channel.close());
                 H2Client.stop(slowGroup);

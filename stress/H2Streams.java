@@ -2,6 +2,7 @@ package stress;
 
 import core.Combination;
 import core.Page;
+import core.Protocol;
 import io.netty.channel.EventLoopGroup;
 import org.HdrHistogram.Histogram;
 
@@ -11,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -26,10 +28,25 @@ import java.util.concurrent.TimeoutException;
  */
 final class H2Streams {
 
+    static final Scenario SCENARIO = new Scenario("h2-streams", Set.of(Protocol.H2C, Protocol.H2),
+            List.of("--h2-connections", "--h2-streams", "--streams-delay"), H2Streams::run, new Scenario.Rule(
+                    f -> "every stream 200, whole and equal to the page over HTTP/1.1; no reset, no GOAWAY; "
+                            + expectedOpen(f) + " streams open together (" + f.count("connections")
+                            + " connections x " + expectedOpen(f) / f.count("connections") + ")",
+                    f -> f.count("completed") == f.count("connections") * f.count("streams_per_connection")
+                            && f.count("goaway_connections") == 0 && f.count("open_peak") == expectedOpen(f)));
+
+    /** As many streams open together as the server's SETTINGS_MAX_CONCURRENT_STREAMS (-1: none) lets each have. */
+    static long expectedOpen(Scenario.Figures f) {
+        long max = f.count("server_max_streams");
+        long perConnection = f.count("streams_per_connection");
+        return f.count("connections") * (max < 0 ? perConnection : Math.min(perConnection, max));
+    }
+
     private H2Streams() {
     }
 
-    static Outcome run(Combination c, StressSettings s) throws IOException, InterruptedException {
+    static Scenario.Measured run(Combination c, StressSettings s) throws IOException, InterruptedException {
         int connections = s.h2Connections();
         int perConnection = s.h2Streams();
         int n = connections * perConnection;
@@ -92,16 +109,15 @@ final class H2Streams {
                 f.put("errors", errorCount);
                 f.put("open_peak", gauge.peak());
                 f.put("page_s", pageTime.toMillis() / 1000.0);
-                f.put("wall_s", Scenarios.round(wall));
-                f.put("ttfb_p50_ms", Scenarios.ms(ttfb.getValueAtPercentile(50)));
-                f.put("ttfb_p99_ms", Scenarios.ms(ttfb.getValueAtPercentile(99)));
-                f.put("ttlb_p50_ms", Scenarios.ms(ttlb.getValueAtPercentile(50)));
-                f.put("ttlb_p99_ms", Scenarios.ms(ttlb.getValueAtPercentile(99)));
+                f.put("wall_s", Scenario.round(wall));
+                f.put("ttfb_p50_ms", Scenario.ms(ttfb.getValueAtPercentile(50)));
+                f.put("ttfb_p99_ms", Scenario.ms(ttfb.getValueAtPercentile(99)));
+                f.put("ttlb_p50_ms", Scenario.ms(ttlb.getValueAtPercentile(50)));
+                f.put("ttlb_p99_ms", Scenario.ms(ttlb.getValueAtPercentile(99)));
                 f.put("goaway_connections", goAways);
-                f.put("server_rss_peak_mb", Scenarios.round(server.peakRssMb()));
+                f.put("server_rss_peak_mb", Scenario.round(server.peakRssMb()));
                 f.put("server_threads_peak", server.peakThreads());
                 f.put("server_virtual_threads_peak", server.peakVirtualThreads());
-                boolean pass = completed == n && goAways == 0 && gauge.peak() == expectedOpen;
                 String note = errors.isEmpty() ? "" : "errors: " + errors + ". ";
                 if (goAways > 0) {
                     note += "GOAWAY on " + goAways + " connection(s), error code "
@@ -110,9 +126,7 @@ final class H2Streams {
                 if (gauge.peak() != expectedOpen) {
                     note += "open together: " + gauge.peak() + " of " + expectedOpen + ". ";
                 }
-                return new Outcome("h2-streams", c, f, "every stream 200, whole and equal to the page over HTTP/1.1;"
-                        + " no reset, no GOAWAY; " + expectedOpen + " streams open together (" + connections
-                        + " connections x " + (expectedOpen / connections) + ")", pass, note.strip());
+                return new Scenario.Measured(f, note.strip());
             } finally {
                 clients.forEach(H2Client::close);
                 H2Client.stop(group);

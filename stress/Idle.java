@@ -1,6 +1,7 @@
 package stress;
 
 import core.Combination;
+import core.Protocol;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The {@code idle} scenario: idle connections (nothing sent), half-sent requests (a request line and a header, never
@@ -24,6 +26,30 @@ final class Idle {
 
     /** Between two bytes of a trickling head. */
     static final long TRICKLE_GAP_MS = 500;
+
+    static final Scenario SCENARIO = new Scenario("idle", Set.of(Protocol.H1),
+            List.of("--idle", "--half-sent", "--trickling", "--idle-timeout"), Idle::run, new Scenario.Rule(
+                    f -> "every idle, half-sent and trickling (a byte every " + TRICKLE_GAP_MS + " ms) connection"
+                            + " closed by the server within the idle timeout + " + beyondTimeoutMs(f) / 1000.0
+                            + " s; every normal page meanwhile 200 and complete",
+                    f -> f.count("idle_closed") == f.count("idle")
+                            && f.count("half_sent_closed") == f.count("half_sent")
+                            && f.count("trickling_closed") == f.count("trickling")
+                            && f.num("trickling_close_max_s") * 1000 <= timeoutMs(f) + beyondTimeoutMs(f)
+                            && f.count("normal_pages_ok") == f.count("normal_pages")));
+
+    /** How long past the idle timeout a connection may stay open: the servers' sweeps, max(2 s, a fifth of it). */
+    static long beyondTimeoutMs(long timeoutMs) {
+        return Math.max(2000, timeoutMs / 5);
+    }
+
+    private static long timeoutMs(Scenario.Figures f) {
+        return Math.round(f.num("idle_timeout_s") * 1000);
+    }
+
+    private static long beyondTimeoutMs(Scenario.Figures f) {
+        return beyondTimeoutMs(timeoutMs(f));
+    }
 
     private enum Kind { IDLE, HALF_SENT, TRICKLING }
 
@@ -42,9 +68,9 @@ final class Idle {
     private Idle() {
     }
 
-    static Outcome run(Combination c, StressSettings s) throws IOException, InterruptedException {
+    static Scenario.Measured run(Combination c, StressSettings s) throws IOException, InterruptedException {
         long timeoutMs = s.idleTimeout().toMillis();
-        long allowMs = timeoutMs + Math.max(2000, timeoutMs / 5);
+        long allowMs = timeoutMs + beyondTimeoutMs(timeoutMs);
         try (StressServer server = StressServer.start(StressServer.config(c).withLimits(
                 new core.ConnectionLimits(core.ConnectionLimits.DEFAULT_BACKLOG, s.idleTimeout())), s.folder(), "idle");
              Selector selector = Selector.open()) {
@@ -140,29 +166,24 @@ final class Idle {
             f.put("half_sent", s.halfSent());
             f.put("trickling", s.trickling());
             f.put("idle_timeout_s", timeoutMs / 1000.0);
-            f.put("open_s", Scenarios.round((opened - start) / 1e9));
+            f.put("open_s", Scenario.round((opened - start) / 1e9));
             f.put("idle_closed", idleClosed);
             f.put("half_sent_closed", halfClosed);
             f.put("trickling_closed", trickleClosed);
-            f.put("trickling_close_max_s", Scenarios.round(trickleCloseMaxNanos / 1e9));
-            f.put("last_close_s", lastClose == 0 ? -1 : Scenarios.round((lastClose - start) / 1e9));
+            f.put("trickling_close_max_s", Scenario.round(trickleCloseMaxNanos / 1e9));
+            f.put("last_close_s", lastClose == 0 ? -1 : Scenario.round((lastClose - start) / 1e9));
             f.put("normal_pages", pages);
             f.put("normal_pages_ok", pagesOk);
             f.put("normal_page_max_ms", pageMaxMs);
-            f.put("server_rss_peak_mb", Scenarios.round(server.peakRssMb()));
+            f.put("server_rss_peak_mb", Scenario.round(server.peakRssMb()));
             f.put("server_threads_peak", server.peakThreads());
             f.put("warning_lines", server.warnings());
             boolean trickleInTime = trickleCloseMaxNanos <= allowMs * 1_000_000;
-            boolean pass = idleClosed == s.idle() && halfClosed == s.halfSent() && trickleClosed == s.trickling()
-                    && trickleInTime && pagesOk == pages;
             String note = (s.idle() - idleClosed) + " idle, " + (s.halfSent() - halfClosed) + " half-sent and "
                     + (s.trickling() - trickleClosed) + " trickling still open after " + allowMs / 1000.0 + " s"
-                    + (trickleInTime ? "" : "; a trickling one closed only " + Scenarios.round(
+                    + (trickleInTime ? "" : "; a trickling one closed only " + Scenario.round(
                     trickleCloseMaxNanos / 1e9) + " s after it opened");
-            return new Outcome("idle", c, f, "every idle, half-sent and trickling (a byte every "
-                    + TRICKLE_GAP_MS + " ms) connection closed by the server within the idle timeout + "
-                    + (allowMs - timeoutMs) / 1000.0 + " s; every normal page meanwhile 200 and complete", pass,
-                    pass ? "" : note);
+            return new Scenario.Measured(f, "", note);
         }
     }
 

@@ -1,6 +1,7 @@
 package stress;
 
 import core.Combination;
+import core.Protocol;
 
 import java.io.IOException;
 import java.net.Socket;
@@ -16,6 +17,11 @@ import java.util.Set;
  */
 final class Malformed {
 
+    static final Scenario SCENARIO = new Scenario("malformed", Set.of(Protocol.H1), List.of(), Malformed::run,
+            new Scenario.Rule(f -> "each case its right 4xx (or the page where valid); the server survives; no stack"
+                    + " trace in its log", f -> f.count("cases_right") == f.count("cases") && f.yes("server_alive")
+                    && f.count("stack_trace_lines") == 0));
+
     private Malformed() {
     }
 
@@ -23,7 +29,7 @@ final class Malformed {
     private record Case(String name, String request, Set<Integer> right, int responses, boolean oneByteWrites) {
     }
 
-    static Outcome run(Combination c, StressSettings s) throws IOException, InterruptedException {
+    static Scenario.Measured run(Combination c, StressSettings s) throws IOException, InterruptedException {
         try (StressServer server = StressServer.start(StressServer.config(c), s.folder(), "malformed")) {
             int port = server.port();
             String get = Raw.get("/stocks", port);
@@ -68,9 +74,7 @@ final class Malformed {
             f.put("server_alive", alive);
             f.put("stack_trace_lines", traces);
             f.put("warning_lines", server.warnings());
-            return new Outcome("malformed", c, f, "each case its right 4xx (or the page where valid); the server"
-                    + " survives; no stack trace in its log", wrong.isEmpty() && alive && traces == 0,
-                    String.join("; ", wrong));
+            return new Scenario.Measured(f, String.join("; ", wrong));
         }
     }
 

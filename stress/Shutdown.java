@@ -1,13 +1,16 @@
 package stress;
 
 import core.Combination;
+import core.Protocol;
 import core.ServeConfig;
 
 import java.io.IOException;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -33,12 +36,28 @@ final class Shutdown {
 
     private static final Duration GRACE = Duration.ofSeconds(3);
 
+    static final Scenario SCENARIO = new Scenario("shutdown", Set.of(Protocol.H1), List.of("--shutdown-clients"),
+            Shutdown::run, new Scenario.Rule(f -> "SIGTERM under load: no page ends complete unless it is; requests"
+                    + " after SIGTERM get 503 or are refused, except one closed unanswered per connection open at"
+                    + " SIGTERM at most (RFC 9112 9.3.1) and none on a connection opened after it; exit 0 within the "
+                    + f.count("grace_s") + " s grace + 2 s; no warning in the log. " + ShutdownCut.RULE,
+                    f -> underLoad(f) && ShutdownCut.passes(f)));
+
+    /** The first part's rule, on its figures. */
+    private static boolean underLoad(Scenario.Figures f) {
+        long cutNew = f.count("closed_no_response_new_after");
+        long cutKept = f.count("closed_no_response_after") - cutNew;
+        return f.count("false_complete_before") + f.count("false_complete_after") == 0
+                && f.count("other_before") + f.count("other_after") == 0 && f.count("exit_code") == 0
+                && f.count("warning_lines") == 0 && f.num("exit_after_s") <= f.count("grace_s") + 2 && cutNew == 0
+                && cutKept <= f.count("connections_at_sigterm");
+    }
+
     private Shutdown() {
     }
 
-    static Outcome run(Combination c, StressSettings s) throws IOException, InterruptedException {
+    static Scenario.Measured run(Combination c, StressSettings s) throws IOException, InterruptedException {
         Map<String, Object> f = new LinkedHashMap<>();
-        boolean pass;
         String note = "";
         ServeConfig config = StressServer.config(c).withDelay(StressServer.IN_FLIGHT_DELAY).withGrace(GRACE);
         try (StressServer server = StressServer.start(config, s.folder(), "shutdown")) {
@@ -58,7 +77,7 @@ final class Shutdown {
             long t0 = System.nanoTime();
             sigterm.set(t0);
             int exit = server.awaitExit(GRACE.plusSeconds(10));
-            double exitS = Scenarios.round((System.nanoTime() - t0) / 1e9);
+            double exitS = Scenario.round((System.nanoTime() - t0) / 1e9);
             for (Thread t : clients) {
                 t.join(Duration.ofSeconds(20));
             }
@@ -75,23 +94,14 @@ final class Shutdown {
             f.put("exit_after_s", exitS);
             long warnings = server.warnings();
             f.put("warning_lines", warnings);
-            long falseComplete = get(counts, "false_complete_before") + get(counts, "false_complete_after");
-            long other = get(counts, "other_before") + get(counts, "other_after");
             long cutNew = get(counts, "closed_no_response_new_after");
-            long cutKept = get(counts, "closed_no_response_after") - cutNew;
-            pass = falseComplete == 0 && other == 0 && exit == 0 && warnings == 0
-                    && exitS <= GRACE.toSeconds() + 2 && cutNew == 0 && cutKept <= openAtSigterm;
             if (cutNew > 0) {
                 note = cutNew + " request(s) on connections opened after SIGTERM closed without a response. ";
             }
         }
         ShutdownCut.Result cut = ShutdownCut.run(c, s, Math.max(1, s.shutdownClients() / 4));
         f.putAll(cut.figures());
-        return new Outcome("shutdown", c, f, "SIGTERM under load: no page ends complete unless it is; requests"
-                + " after SIGTERM get 503 or are refused, except one closed unanswered per connection open at"
-                + " SIGTERM at most (RFC 9112 9.3.1) and none on a connection opened after it; exit 0 within the "
-                + GRACE.toSeconds() + " s grace + 2 s; no warning in the log. " + ShutdownCut.RULE,
-                pass && cut.pass(), (note + cut.note()).strip());
+        return new Scenario.Measured(f, (note + cut.note()).strip());
     }
 
     private static long get(Map<String, AtomicLong> counts, String key) {

@@ -2,6 +2,7 @@ package stress;
 
 import bench.LoadGenerator;
 import core.Combination;
+import core.Protocol;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -24,6 +26,21 @@ import java.util.concurrent.atomic.AtomicLong;
  * the server's peak memory within 100 MB of its peak alone.
  */
 final class SlowReaders {
+
+    static final Scenario SCENARIO = new Scenario("slow-readers", Set.of(Protocol.H1),
+            List.of("--slow-readers", "--slow-readers-window"), SlowReaders::run, new Scenario.Rule(
+                    f -> "the others' p99 within 2x (+5 ms) of a run without slow readers, no error, server peak RSS"
+                            + " within 100 MB of it, a normal page afterwards",
+                    f -> f.count("errors") == 0 && othersUnharmed(f) && f.yes("normal_page_after")));
+
+    /**
+     * The normal traffic's TTLB p99 beside the slow readers within 2x (+ 5 ms, for timer noise on a busy machine) of
+     * its run alone, and the server's peak RSS within 100 MB of its peak alone (slow-readers and h2-slow-reader).
+     */
+    static boolean othersUnharmed(Scenario.Figures f) {
+        return f.num("ttlb_p99_with_slow_ms") <= 2 * f.num("ttlb_p99_alone_ms") + 5
+                && f.num("server_rss_peak_with_slow_mb") <= f.num("server_rss_peak_alone_mb") + 100;
+    }
 
     private static final int CONNECTIONS = 16;
     /** Before each measured window: the JIT's warm-up in the first run, the slow readers' pile-up in the second. */
@@ -40,7 +57,7 @@ final class SlowReaders {
     private SlowReaders() {
     }
 
-    static Outcome run(Combination c, StressSettings s) throws IOException, InterruptedException {
+    static Scenario.Measured run(Combination c, StressSettings s) throws IOException, InterruptedException {
         try (StressServer server = StressServer.start(StressServer.config(c), s.folder(), "slow-readers",
                 FIXED_HEAP)) {
             int port = server.port();
@@ -73,15 +90,13 @@ final class SlowReaders {
             f.put("requests_alone", alone.requests());
             f.put("requests_with_slow", slow.requests());
             f.put("errors", alone.errors() + slow.errors());
-            f.put("ttlb_p99_alone_ms", Scenarios.round(p99Alone));
-            f.put("ttlb_p99_with_slow_ms", Scenarios.round(p99Slow));
-            f.put("server_rss_peak_alone_mb", Scenarios.round(rssAlone));
-            f.put("server_rss_peak_with_slow_mb", Scenarios.round(rssSlow));
+            f.put("ttlb_p99_alone_ms", Scenario.round(p99Alone));
+            f.put("ttlb_p99_with_slow_ms", Scenario.round(p99Slow));
+            f.put("server_rss_peak_alone_mb", Scenario.round(rssAlone));
+            f.put("server_rss_peak_with_slow_mb", Scenario.round(rssSlow));
+            f.put("normal_page_after", alive);
             f.put("warning_lines", server.warnings());
-            boolean pass = alone.errors() + slow.errors() == 0 && p99Slow <= 2 * p99Alone + 5
-                    && rssSlow <= rssAlone + 100 && alive;
-            return new Outcome("slow-readers", c, f, "the others' p99 within 2x (+5 ms) of a run without slow"
-                    + " readers, no error, server peak RSS within 100 MB of it, a normal page afterwards", pass, "");
+            return new Scenario.Measured(f, "");
         }
     }
 

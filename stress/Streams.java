@@ -1,6 +1,10 @@
 package stress;
 
+import bench.Kernel;
 import bench.ResponseParser;
+import core.Combination;
+import core.Page;
+import core.Protocol;
 import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
@@ -13,14 +17,24 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * N connections, each one GET of a page, all opened as fast as one selector thread can (the page lasts long enough
  * that they are all open together), each response read to its end and checked: status 200, a complete chunked
- * body, and the same body (length and CRC32C) as every other. Bounded by {@code timeout}.
+ * body, and the same body (length and CRC32C) as every other. Bounded by {@code timeout}. The {@code streams}
+ * scenario runs it with {@code --connections} connections on pages of 20 items at {@code --streams-delay} each.
  */
 final class Streams {
+
+    static final Scenario SCENARIO = new Scenario("streams", Set.of(Protocol.H1),
+            List.of("--connections", "--streams-delay"), Streams::measure, new Scenario.Rule(
+                    f -> "every page 200, complete and identical; all " + f.count("connections") + " open together",
+                    f -> f.count("completed") == f.count("connections") && f.count("errors") == 0
+                            && f.count("distinct_bodies") == 1 && f.count("open_peak") == f.count("connections")));
 
     /** What the client saw; times in microseconds. */
     record Result(int connections, int completed, int errors, int openPeak, int distinctBodies, double wallSeconds,
@@ -36,6 +50,53 @@ final class Streams {
     }
 
     private Streams() {
+    }
+
+    static Scenario.Measured measure(Combination c, StressSettings s) throws IOException, InterruptedException {
+        int n = s.streams();
+        long[] limits = Kernel.fileLimits();
+        String note = "";
+        if (limits[0] >= 0 && limits[0] < n + 200L) {   // the JVM raises its soft limit to the hard one at start
+            int lowered = (int) Math.max(1, limits[0] - 200);
+            note = "file limit " + limits[0] + " (hard " + limits[1] + ") is below " + n
+                    + " connections + 200: lowered to " + lowered + "; raise the hard limit (ulimit -Hn) to run "
+                    + n + ". ";
+            n = lowered;
+        }
+        Duration pageTime = s.streamsDelay().multipliedBy(Page.STOCKS.items().size());
+        try (StressServer server = StressServer.start(StressServer.config(c).withDelay(s.streamsDelay()),
+                s.folder(), "streams")) {
+            Raw.pageWorks(server.port(), "/stocks");
+            server.resetPeaks();
+            long drops = Kernel.listenDrops();
+            Result r = run(server.port(), "/stocks", n, pageTime.plusSeconds(90));
+            long dropped = drops < 0 ? -1 : Kernel.listenDrops() - drops;
+            Thread.sleep(200);   // one more sample of the server after the last page
+            Map<String, Object> f = new LinkedHashMap<>();
+            f.put("connections", n);
+            f.put("completed", r.completed());
+            f.put("errors", r.errors());
+            f.put("open_peak", r.openPeak());
+            f.put("distinct_bodies", r.distinctBodies());
+            f.put("page_s", pageTime.toMillis() / 1000.0);
+            f.put("wall_s", Scenario.round(r.wallSeconds()));
+            f.put("connect_p99_ms", Scenario.ms(r.connect().getValueAtPercentile(99)));
+            f.put("ttfb_p50_ms", Scenario.ms(r.ttfb().getValueAtPercentile(50)));
+            f.put("ttfb_p99_ms", Scenario.ms(r.ttfb().getValueAtPercentile(99)));
+            f.put("ttlb_p50_ms", Scenario.ms(r.ttlb().getValueAtPercentile(50)));
+            f.put("ttlb_p99_ms", Scenario.ms(r.ttlb().getValueAtPercentile(99)));
+            f.put("server_rss_peak_mb", Scenario.round(server.peakRssMb()));
+            f.put("server_threads_peak", server.peakThreads());
+            f.put("server_virtual_threads_peak", server.peakVirtualThreads());
+            f.put("listen_drops", dropped);
+            if (!r.errorKinds().isEmpty()) {
+                note += "errors: " + r.errorKinds() + ". ";
+            }
+            if (r.distinctBodies() > 1) {
+                note += r.distinctBodies() + " different bodies. ";
+            }
+            return new Scenario.Measured(f, note.strip());
+        }
     }
 
     static Result run(int port, String path, int n, Duration timeout) throws IOException {

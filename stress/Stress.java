@@ -17,47 +17,15 @@ import java.util.function.BiFunction;
 
 /**
  * {@code stress}: each scenario on each combination, every one in a server JVM of its own started for it; the client
- * runs in this JVM. Results: {@code stress.csv} (one row per scenario and combination: its figures with unit
- * suffixes, the pass rule and whether it held), a table on the terminal, and the server logs in {@code logs/}.
+ * runs in this JVM; the scenarios are the entries of {@link Scenarios}, each run's figures judged by its rule.
+ * Results: {@code stress.csv} (one row per scenario and combination: its figures with unit suffixes, the pass rule
+ * and whether it held), a table on the terminal, and the server logs in {@code logs/}.
  */
 public final class Stress {
 
-    /** The scenarios over HTTP/1.1 ({@code --protocol=h1}), in the order they run. */
-    public static final List<String> SCENARIOS = List.of("streams", "aborts", "slow-readers", "malformed", "idle",
-            "shutdown");
-
-    /**
-     * The scenarios over HTTP/2 ({@code --protocol=h2c}: in clear text by prior knowledge; {@code --protocol=h2}: over
-     * TLS, chosen by ALPN), in the order they run: the ones of HTTP/1.1 that HTTP/2 changes (many streams share a
-     * connection, a stream ends by RST_STREAM, flow control holds a slow reader's data, frames are binary), on the
-     * servers whose {@link core.Server#protocols()} have it.
-     */
-    public static final List<String> H2_SCENARIOS = List.of("h2-streams", "h2-resets", "h2-slow-reader",
-            "h2-malformed");
-
     public static final String FILE = records.StressReport.FILE;
 
-    private interface Scenario {
-        Outcome run(Combination c, StressSettings s) throws IOException, InterruptedException;
-    }
-
     private Stress() {
-    }
-
-    private static Scenario scenario(String id) {
-        return switch (id) {
-            case "streams" -> Scenarios::streams;
-            case "aborts" -> Scenarios::aborts;
-            case "slow-readers" -> SlowReaders::run;
-            case "malformed" -> Malformed::run;
-            case "idle" -> Idle::run;
-            case "shutdown" -> Shutdown::run;
-            case "h2-streams" -> H2Streams::run;
-            case "h2-resets" -> H2Resets::run;
-            case "h2-slow-reader" -> H2SlowReader::run;
-            case "h2-malformed" -> H2Malformed::run;
-            default -> throw new IllegalArgumentException(id);
-        };
     }
 
     /**
@@ -75,12 +43,13 @@ public final class Stress {
                 if (stopped.getAsBoolean()) {
                     return all;
                 }
+                Scenario scenario = Scenarios.byId(id);
                 out.printf(Locale.ROOT, "stress: %s on %s ...%n", id, c);
                 out.flush();
                 Outcome o;
                 bench.CpuWatch.Mark before = bench.CpuWatch.markTree();
                 try {
-                    o = scenario(id).run(c, s);
+                    o = scenario.judge(c, scenario.run().run(c, s));
                 } catch (IOException | RuntimeException e) {
                     o = new Outcome(id, c, new java.util.LinkedHashMap<>(), "(could not run)", false,
                             e.getClass().getSimpleName() + ": " + e.getMessage());

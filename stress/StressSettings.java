@@ -3,6 +3,9 @@ package stress;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * What the scenarios take: the streams scenario's connection count and per-item delay, the aborts' count, the idle
@@ -16,6 +19,36 @@ public record StressSettings(int streams, Duration streamsDelay, int aborts, int
                              Duration idleTimeout, int slowReaders, Duration slowReadersWindow, Path folder,
                              PrintStream out, int shutdownClients, int h2Connections, int h2Streams,
                              core.Protocol protocol) {
+
+    // Each setting's default, once: stress's options take these (picocli wants constant text), and docs/stress.md
+    // is checked against them (tests/stress/ScenarioDocsTest).
+    public static final String CONNECTIONS = "10000";
+    public static final String STREAMS_DELAY = "250ms";
+    public static final String H2_CONNECTIONS = "8";
+    public static final String H2_STREAMS = "100";
+    public static final String ABORTS = "1000";
+    public static final String SLOW_READERS = "100";
+    public static final String SLOW_READERS_WINDOW = "5s";
+    public static final String IDLE = "5000";
+    public static final String HALF_SENT = "200";
+    public static final String TRICKLING = "200";
+    public static final String IDLE_TIMEOUT = core.ConnectionLimits.DEFAULT_IDLE_TIMEOUT_TEXT;
+    public static final String SHUTDOWN_CLIENTS = "64";
+
+    /** Every setting a scenario may read ({@link Scenario#settings()}): stress's option and its default. */
+    public static final Map<String, String> DEFAULTS = ordered("--connections", CONNECTIONS, "--streams-delay",
+            STREAMS_DELAY, "--h2-connections", H2_CONNECTIONS, "--h2-streams", H2_STREAMS, "--aborts", ABORTS,
+            "--slow-readers", SLOW_READERS, "--slow-readers-window", SLOW_READERS_WINDOW, "--idle", IDLE, "--half-sent",
+            HALF_SENT, "--trickling", TRICKLING, "--idle-timeout", IDLE_TIMEOUT, "--shutdown-clients",
+            SHUTDOWN_CLIENTS);
+
+    private static Map<String, String> ordered(String... optionThenDefault) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (int i = 0; i < optionThenDefault.length; i += 2) {
+            m.put(optionThenDefault[i], optionThenDefault[i + 1]);
+        }
+        return Collections.unmodifiableMap(m);
+    }
 
     /** The protocol of the HTTP/2 scenarios: one stress may use that takes the HTTP/2 client (h2c or h2). */
     core.Protocol http2() {

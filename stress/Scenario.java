@@ -1,0 +1,96 @@
+package stress;
+
+import core.Combination;
+import core.Protocol;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * A stress scenario, one entry of {@link Scenarios#ALL}: its id ({@code stress --scenario}), the protocols it runs
+ * over, the settings it reads (stress's options, each default in {@link StressSettings#DEFAULTS}), how it runs, and
+ * its pass rule. The rule is a function of the figures the run measured (the columns of its stress.csv row) and
+ * nothing else, so that the verdict can be checked again from stress.csv, and a test can feed the rule the figures of
+ * a server that misbehaves and see it fail (tests/stress/PassRulesTest).
+ */
+public record Scenario(String id, Set<Protocol> protocols, List<String> settings, Run run, Rule rule) {
+
+    public Scenario {
+        for (String option : settings) {
+            if (!StressSettings.DEFAULTS.containsKey(option)) {
+                throw new IllegalArgumentException(id + " reads " + option + ", which is not one of stress's"
+                        + " settings: " + String.join(", ", StressSettings.DEFAULTS.keySet()) + ".");
+            }
+        }
+    }
+
+    /** How the scenario runs on one combination: its own server JVM(s), the client in this JVM. */
+    interface Run {
+        Measured run(Combination c, StressSettings s) throws IOException, InterruptedException;
+    }
+
+    /**
+     * What a run measured: its figures (column name with unit suffix, as in stress.csv, to value) and a note saying
+     * what it saw; {@code ifFailed} is added to the note only when the rule fails.
+     */
+    record Measured(Map<String, Object> figures, String note, String ifFailed) {
+        Measured(Map<String, Object> figures, String note) {
+            this(figures, note, "");
+        }
+    }
+
+    /** The pass rule: whether the figures pass, and the sentence that says the rule (it may name figures). */
+    record Rule(Function<Figures, String> sentence, Predicate<Figures> passes) {
+        public boolean pass(Map<String, Object> figures) {
+            return passes.test(new Figures(figures));
+        }
+
+        public String sentence(Map<String, Object> figures) {
+            return sentence.apply(new Figures(figures));
+        }
+    }
+
+    /** A run's figures read by name; a figure the run did not write fails fast, naming it. */
+    record Figures(Map<String, Object> map) {
+        double num(String name) {
+            return ((Number) get(name)).doubleValue();
+        }
+
+        long count(String name) {
+            return ((Number) get(name)).longValue();
+        }
+
+        boolean yes(String name) {
+            return (Boolean) get(name);
+        }
+
+        private Object get(String name) {
+            Object v = map.get(name);
+            if (v == null) {
+                throw new IllegalArgumentException("no figure " + name + " among " + map.keySet());
+            }
+            return v;
+        }
+    }
+
+    /** The outcome on {@code c}: the figures, the rule's sentence and verdict on them, and the note. */
+    Outcome judge(Combination c, Measured m) {
+        boolean pass = rule.pass(m.figures());
+        String note = pass || m.ifFailed().isEmpty() ? m.note()
+                : (m.note().isEmpty() ? m.ifFailed() : m.note() + " " + m.ifFailed());
+        return new Outcome(id, c, m.figures(), rule.sentence(m.figures()), pass, note);
+    }
+
+    static double ms(long micros) {
+        return round(micros / 1000.0);
+    }
+
+    /** A figure to two decimals, as stress.csv shows it (and the pass rules read it). */
+    static double round(double v) {
+        return Math.round(v * 100) / 100.0;
+    }
+}
