@@ -148,7 +148,8 @@ public final class Cli {
                 {"registry.engine", Registry.ENGINES.get(0).id()},
                 {"registry.mode", Registry.modes(Registry.ENGINES.get(0)).iterator().next().id()},
                 {"registry.presentations", String.valueOf(Page.PRESENTATIONS.items().size())},
-                {"registry.stocks", String.valueOf(Page.STOCKS.items().size())}};
+                {"registry.stocks", String.valueOf(Page.STOCKS.items().size())},
+                {"registry.drivers", bench.LoadDrivers.help()}};
         return new ListResourceBundle() {
             @Override
             protected Object[][] getContents() {

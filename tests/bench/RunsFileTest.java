@@ -139,11 +139,11 @@ class RunsFileTest {
         RunsFile runs = loaded(dir);
         assertEquals(List.of(first, bad), runs.rows(), "read as h1, one stream");
         assertEquals(Repetitions.NOT_VALID, runs.measuredAgain(KEY, 2));
-        Bench.Sweep sweep = new Bench.Sweep(List.of(C), List.of(Page.STOCKS), List.of(128), List.of(),
-                java.time.Duration.ZERO, null, java.time.Duration.ofSeconds(5), 2, 1, java.time.Duration.ofMillis(1),
-                core.DataSource.Timers.COMPUTATION, 1, dir, List.of(), java.util.Map.of(), true, false, null, null);
-        var tasks = Bench.plan(sweep, runs.settled());
-        assertEquals(List.of(2), tasks.stream().map(Bench.Task::repetition).toList());
+        Sweep sweep = new Sweep(BenchConfig.defaults().with(new BenchConfig.Windows(2, 1L, "0s",
+                java.time.Duration.ofSeconds(60), java.time.Duration.ofSeconds(5)))
+                .with(new BenchConfig.Folder(dir, true)), List.of(C));
+        var tasks = sweep.plan(runs.settled());
+        assertEquals(List.of(2), tasks.stream().map(Sweep.Task::repetition).toList());
         assertEquals(List.of(P), tasks.get(0).points());
         assertEquals("1 measured windows kept, 1 to measure, 1 of them again (1 not valid, 0 disturbed; their"
                         + " earlier windows move to runs-replaced.csv as each is measured)",
