@@ -50,43 +50,16 @@ public final class HyperfoilDriver implements LoadDriver, LoadDriver.Exports {
         this.classPath = classPath;
     }
 
-    @Override
-    public String id() {
-        return "hyperfoil";
-    }
+    // HTTP/1.1 only (its benchmarks are written for it, HyperfoilBenchmark), whole responses timed only, the load
+    // from a JVM of its own.
+    private static final About ABOUT = new About("hyperfoil", "Hyperfoil " + VERSION + "'s engine in a JVM of its own,"
+            + " fetched by Maven; no TTFB or first item: see docs/hyperfoil.md", HyperfoilImport.TOOL,
+            "pssrbench bench --driver=hyperfoil: Hyperfoil " + VERSION
+                    + " (io.hyperfoil:hyperfoil-http, LocalSimulationRunner, in a JVM of its own)", true, false, true);
 
     @Override
-    public String help() {
-        return "Hyperfoil " + VERSION + "'s engine in a JVM of its own, fetched by Maven; no TTFB or first item: see"
-                + " docs/hyperfoil.md";
-    }
-
-    @Override
-    public String tool() {
-        return HyperfoilImport.TOOL;
-    }
-
-    @Override
-    public String provenance() {
-        return "pssrbench bench --driver=hyperfoil: Hyperfoil " + VERSION
-                + " (io.hyperfoil:hyperfoil-http, LocalSimulationRunner, in a JVM of its own)";
-    }
-
-    /** Its benchmarks are written for HTTP/1.1 ({@link HyperfoilBenchmark}). */
-    @Override
-    public boolean http1Only() {
-        return true;
-    }
-
-    /** Hyperfoil times whole responses only. */
-    @Override
-    public boolean timesFirstBytes() {
-        return false;
-    }
-
-    @Override
-    public boolean childJvm() {
-        return true;
+    public About about() {
+        return ABOUT;
     }
 
     /** Its run is a process of its own: whatever ends it, the next point starts another. */

@@ -15,29 +15,23 @@ import java.util.function.BooleanSupplier;
  */
 public interface LoadDriver {
 
-    /** {@code --driver}'s value, and the name the help gives it. */
-    String id();
-
-    /** What {@code --driver}'s help says of it, in brackets after its id. */
-    String help();
-
-    /** The tool column of its rows (and of runs.csv, whose repetitions a resume goes on from). */
-    String tool();
-
-    /** A sweep's load generator in provenance.json. */
-    String provenance();
-
-    /** Whether it measures over HTTP/1.1 only: bench refuses another --protocol with it. */
-    boolean http1Only();
-
-    /** Whether it times the first byte and the first item: it writes their histograms to hgrm/ as well. */
-    boolean timesFirstBytes();
-
     /**
-     * Whether its load comes from a JVM it starts, a child of this one: then this JVM's process tree is the client's
-     * CPU, rather than this JVM alone.
+     * What a driver is and what it can do, as data.
+     *
+     * @param id              {@code --driver}'s value, and the name the help gives it
+     * @param help            what {@code --driver}'s help says of it, in brackets after its id
+     * @param tool            the tool column of its rows (and of runs.csv, whose repetitions a resume goes on from)
+     * @param provenance      a sweep's load generator in provenance.json
+     * @param http1Only       whether it measures over HTTP/1.1 only: bench refuses another --protocol with it
+     * @param timesFirstBytes whether it times the first byte and the first item (their histograms in hgrm/)
+     * @param childJvm        whether its load comes from a JVM it starts, a child of this one: then this JVM's
+     *                        process tree is the client's CPU, rather than this JVM alone
      */
-    boolean childJvm();
+    record About(String id, String help, String tool, String provenance, boolean http1Only, boolean timesFirstBytes,
+                 boolean childJvm) {
+    }
+
+    About about();
 
     /**
      * Whether a failed window over {@code p} fails that point alone (a failed row, the sweep goes on with the next

@@ -20,13 +20,13 @@ public final class LoadDrivers {
 
     /** The driver of this id, or one sentence naming those there are. */
     public static LoadDriver byId(String id) {
-        return ALL.stream().filter(d -> d.id().equals(id)).findFirst().orElseThrow(() -> new UsageException(
-                "--driver takes " + or(ALL.stream().map(LoadDriver::id).toList()) + "."));
+        return ALL.stream().filter(d -> d.about().id().equals(id)).findFirst().orElseThrow(() -> new UsageException(
+                "--driver takes " + or(ALL.stream().map(d -> d.about().id()).toList()) + "."));
     }
 
     /** {@code --driver}'s help: each driver's id and, in brackets, what it is ("a (…), b (…) or c (…)"). */
     public static String help() {
-        return or(ALL.stream().map(d -> d.id() + " (" + d.help() + ")").toList());
+        return or(ALL.stream().map(d -> d.about().id() + " (" + d.about().help() + ")").toList());
     }
 
     private static String or(List<String> items) {

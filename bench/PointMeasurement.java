@@ -115,7 +115,7 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
         // beside them.
         long[] measured = pid < 0 ? new long[] {ProcessHandle.current().pid()}
                 : new long[] {pid, ProcessHandle.current().pid()};
-        java.util.function.Supplier<CpuWatch.Mark> mark = !driver.childJvm() ? () -> CpuWatch.mark(measured)
+        java.util.function.Supplier<CpuWatch.Mark> mark = !driver.about().childJvm() ? () -> CpuWatch.mark(measured)
                 : server != null || pid < 0 ? CpuWatch::markTree : () -> {
                     CpuWatch.Mark tree = CpuWatch.markTree();   // a foreign app is not one of this JVM's children
                     CpuWatch.Mark app = CpuWatch.mark(pid);
@@ -145,7 +145,7 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
                 if (recording) {   // started with the measured window, if it began: kept, as for any point
                     jmx.stopRecording(out.resolve("jfr/" + name + ".jfr"));
                 }
-                return PointRows.failed(driver.tool(), p, e.getMessage());
+                return PointRows.failed(driver.about().tool(), p, e.getMessage());
             }
         }
         if (from[0] == null) {   // a child JVM's run ended before its measured phase began (stopped)
@@ -175,7 +175,7 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
             writeWarmup(name, r);
         }
 
-        if (driver.timesFirstBytes()) {   // Hyperfoil times whole responses only: no such histograms to write
+        if (driver.about().timesFirstBytes()) {   // Hyperfoil times whole responses only: no such histograms to write
             writeHgrm(name + ".ttfb", r.ttfb());
             writeHgrm(name + ".first-item", r.firstItem());
         }
@@ -200,7 +200,7 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
                     : "the server closed " + r.serverCloses() + " connections after a complete response"
                     + " (Connection: close), reopened");
         }
-        Row row = PointRows.measured(driver.tool(), p, r,
+        Row row = PointRows.measured(driver.about().tool(), p, r,
                 res, sourceMs, drops, remark, conditions);
         // The first wrong responses as received, in wrong/ beside hgrm/: the note names them (a row with errors is
         // invalid, and its note is the errors' count, so they are added to that).

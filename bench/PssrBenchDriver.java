@@ -10,39 +10,13 @@ final class PssrBenchDriver implements LoadDriver {
     /** Its id, a constant for {@code --driver}'s default. */
     static final String ID = "pssrbench";
 
-    @Override
-    public String id() {
-        return ID;
-    }
+    // Every protocol bench takes, TTFB and the first item timed, the load from this JVM.
+    private static final About ABOUT = new About(ID, "its own", PointRows.TOOL, "pssrbench bench (built in)",
+            false, true, false);
 
     @Override
-    public String help() {
-        return "its own";
-    }
-
-    @Override
-    public String tool() {
-        return PointRows.TOOL;
-    }
-
-    @Override
-    public String provenance() {
-        return "pssrbench bench (built in)";
-    }
-
-    @Override
-    public boolean http1Only() {
-        return false;
-    }
-
-    @Override
-    public boolean timesFirstBytes() {
-        return true;
-    }
-
-    @Override
-    public boolean childJvm() {
-        return false;
+    public About about() {
+        return ABOUT;
     }
 
     /**

@@ -39,7 +39,7 @@ public record Sweep(BenchConfig config, List<Combination> combinations, URI targ
 
     /** The tool column of this sweep's rows: its driver's ({@code --driver}). */
     public String tool() {
-        return driver.tool();
+        return driver.about().tool();
     }
 
     public BenchConfig.Points points() {
@@ -173,6 +173,6 @@ public record Sweep(BenchConfig config, List<Combination> combinations, URI targ
         Map<String, List<String>> jvmFlags = new LinkedHashMap<>();
         combinations.forEach(c -> jvmFlags.put(c.server().id(), ServerProcess.jvmFlags(c.server())));
         more.put("server_jvm_flags", jvmFlags);
-        return Provenance.record("bench", driver.provenance(), flags, more);
+        return Provenance.record("bench", driver.about().provenance(), flags, more);
     }
 }
