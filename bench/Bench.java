@@ -1,8 +1,6 @@
 package bench;
 
 import core.Combination;
-import core.DataSource;
-import core.Durations;
 import core.Engine;
 import core.Page;
 import core.Server;
@@ -19,17 +17,12 @@ import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
 
 /**
@@ -40,78 +33,18 @@ import java.util.Set;
  * it, and {@code --resume} measures the repetitions missing and again those whose window was not valid or disturbed,
  * {@link RunsFile}); {@code summary.csv} is rewritten from runs.csv after each, one row per point: medians and
  * intervals ({@link Repetitions}). A window that the rest of the machine
- * disturbed is measured again, at most {@link #ATTEMPTS} times in all. This class is the sweep (which points, in
- * what order, what is already done, the estimate, the table); a combination's checks are {@link CombinationCheck}'s,
- * a point's measurement {@link PointMeasurement}'s.
+ * disturbed is measured again, at most {@link #ATTEMPTS} times in all. This class runs the sweep (what is already
+ * done, the servers, the repetitions, the rows); which points in what order are {@link Sweep}'s, what it prints
+ * {@link BenchConsole}'s, a combination's checks {@link CombinationCheck}'s, a point's measurement
+ * {@link PointMeasurement}'s and its load driver's ({@link LoadDriver}).
  */
 public final class Bench {
-
-    /**
-     * What to sweep. {@code rates} empty means the closed loop; {@code target} null means servers started by bench,
-     * else the one combination is measured at that URL as it runs. {@code steady} null: the fixed {@code warmup};
-     * else the adaptive one. {@code seed}: the shuffles' seed. {@code foreign}: a foreign app measured too (its
-     * task has no combination), or null. {@code protocols}: what the servers started here speak and the load
-     * generator uses (h1, h2c or h2), each combination in a server JVM of its own per protocol, the (combination,
-     * protocol) pairs shuffled together so that the protocols are compared interleaved, not one after the other;
-     * {@code streams}: HTTP/2 streams in flight per connection, a point each over HTTP/2 (over HTTP/1.1 one request
-     * at a time per connection, whatever the list).
-     */
-    public record Sweep(List<Combination> combinations, List<Page> pages, List<Integer> connections,
-                        List<Double> rates, Duration warmup, LoadGenerator.Steady steady, Duration duration,
-                        int repeat, long seed, Duration delay, DataSource.Timers timers, int loadThreads,
-                        Path out, List<String> serverCpuPrefix, Map<String, Object> flags, boolean resume,
-                        boolean jfr, URI target, ForeignApp foreign, HyperfoilDriver hyperfoil,
-                        List<core.Protocol> protocols, List<Integer> streams) {
-
-        public Sweep {
-            protocols = List.copyOf(new LinkedHashSet<>(protocols));
-            if (protocols.isEmpty()) {
-                throw new IllegalArgumentException("a sweep measures over at least one protocol");
-            }
-        }
-
-        /** Over HTTP/1.1, one request at a time per connection. */
-        public Sweep(List<Combination> combinations, List<Page> pages, List<Integer> connections,
-                     List<Double> rates, Duration warmup, LoadGenerator.Steady steady, Duration duration,
-                     int repeat, long seed, Duration delay, DataSource.Timers timers, int loadThreads,
-                     Path out, List<String> serverCpuPrefix, Map<String, Object> flags, boolean resume,
-                     boolean jfr, URI target, ForeignApp foreign, HyperfoilDriver hyperfoil) {
-            this(combinations, pages, connections, rates, warmup, steady, duration, repeat, seed, delay, timers,
-                    loadThreads, out, serverCpuPrefix, flags, resume, jfr, target, foreign, hyperfoil,
-                    List.of(core.Protocol.H1), List.of(1));
-        }
-
-        /** With PssrBench's own load generator. */
-        public Sweep(List<Combination> combinations, List<Page> pages, List<Integer> connections,
-                     List<Double> rates, Duration warmup, LoadGenerator.Steady steady, Duration duration,
-                     int repeat, long seed, Duration delay, DataSource.Timers timers, int loadThreads,
-                     Path out, List<String> serverCpuPrefix, Map<String, Object> flags, boolean resume,
-                     boolean jfr, URI target, ForeignApp foreign) {
-            this(combinations, pages, connections, rates, warmup, steady, duration, repeat, seed, delay, timers,
-                    loadThreads, out, serverCpuPrefix, flags, resume, jfr, target, foreign, null);
-        }
-
-        /** The tool column of this sweep's rows: PssrBench's generator's or Hyperfoil's ({@code --driver}). */
-        public String tool() {
-            return hyperfoil == null ? PointRows.TOOL : records.HyperfoilImport.TOOL;
-        }
-
-        /** The streams per connection measured over {@code p}: HTTP/1.1 has one request in flight per connection. */
-        List<Integer> streams(core.Protocol p) {
-            return p.http2() ? streams : List.of(1);
-        }
-
-        /** Whether any point is measured over HTTP/2. */
-        boolean http2() {
-            return protocols.stream().anyMatch(core.Protocol::http2);
-        }
-    }
 
     /** The most windows one repetition of a point is measured in: the first and two more if it was disturbed. */
     static final int ATTEMPTS = Row.DISTURBED_ATTEMPTS;
 
     private final Sweep sweep;
-    private final PrintWriter console;
+    private final BenchConsole console;
     private final RunsFile runs;
     private final List<Row> others = new ArrayList<>();
     private List<Row> rows = List.of();
@@ -125,14 +58,15 @@ public final class Bench {
 
     public Bench(Sweep sweep, PrintWriter console) {
         this.sweep = sweep;
-        this.console = console;
+        this.console = new BenchConsole(sweep, console);
         Set<String> chosen = engines().stream().filter(Engine::baseline).map(Engine::id)
                 .collect(java.util.stream.Collectors.toSet());
         // None selected (a foreign app measured into a sweep's folder): the report's baseline id, so that the rows
         // found there keep their ceilings when summary.csv is rewritten.
         this.baselines = chosen.isEmpty() ? Set.of(baselineId()) : chosen;
-        this.measurement = new PointMeasurement(sweep.warmup(), sweep.steady(), sweep.duration(), sweep.loadThreads(),
-                sweep.jfr(), sweep.out(), sweep.hyperfoil());
+        BenchConfig.Windows w = sweep.windows();
+        this.measurement = new PointMeasurement(w.fixedWarmup(), w.steady(), w.duration(),
+                sweep.config().load().loadThreads(), sweep.servers().jfr(), sweep.out(), sweep.driver());
         this.check = new CombinationCheck(sweep.out().resolve("logs"), () -> stopped);
         this.runs = new RunsFile(sweep.out());
     }
@@ -171,66 +105,6 @@ public final class Bench {
         check.cancel();
     }
 
-    /** One repetition of one combination over one protocol (a server JVM): its points, pages in this order. */
-    record Task(int repetition, Combination combination, core.Protocol protocol, List<Point> points) {
-    }
-
-    /** What one server JVM serves in a repetition: a combination (null: the foreign app) over a protocol. */
-    private record Unit(Combination combination, core.Protocol protocol) {
-    }
-
-    /**
-     * The repetitions still to measure, in the order to measure them: repetition by repetition, the combinations
-     * and the pages shuffled for each from the seed (the connection counts and rates ascending within a page).
-     */
-    static List<Task> plan(Sweep sweep, Map<String, Set<Integer>> done) {
-        List<Task> tasks = new ArrayList<>();
-        for (int rep = 1; rep <= sweep.repeat(); rep++) {
-            Random order = new Random(sweep.seed() * 31 + rep);
-            List<Combination> combinations = new ArrayList<>(sweep.combinations());
-            if (sweep.foreign() != null) {
-                combinations.add(null);   // the foreign app's task: shuffled among the combinations
-            }
-            // Combination by combination, protocol by protocol: with one protocol the list (and so the order a seed
-            // gives) is the combinations' alone, as sweeps measured before --protocol took a list were ordered.
-            List<Unit> units = new ArrayList<>();
-            for (Combination c : combinations) {
-                sweep.protocols().forEach(p -> units.add(new Unit(c, p)));
-            }
-            Collections.shuffle(units, order);
-            for (Unit unit : units) {
-                Combination c = unit.combination();
-                List<Page> pages = new ArrayList<>(sweep.pages());
-                Collections.shuffle(pages, order);
-                List<Point> points = new ArrayList<>();
-                for (Page page : pages) {
-                    for (int connections : sweep.connections()) {
-                        for (int streams : sweep.streams(unit.protocol())) {
-                            for (double rate : sweep.rates().isEmpty() ? List.of(0.0) : sweep.rates()) {
-                                Point p = c == null ? Point.foreign(sweep.foreign().label(), page, connections, rate,
-                                        unit.protocol(), streams)
-                                        : new Point(c, page, connections, rate, unit.protocol(), streams);
-                                if (!done.getOrDefault(PointRows.key(sweep.tool(), p), Set.of()).contains(rep)) {
-                                    points.add(p);
-                                }
-                            }
-                        }
-                    }
-                }
-                if (!points.isEmpty()) {
-                    tasks.add(new Task(rep, c, unit.protocol(), points));
-                }
-            }
-        }
-        return tasks;
-    }
-
-    /** Every window of the plan, by point key and repetition. */
-    private List<RunsFile.Planned> planned(List<Task> todo) {
-        return todo.stream().flatMap(t -> t.points().stream().map(p -> new RunsFile.Planned(
-                PointRows.key(sweep.tool(), p), t.repetition()))).toList();
-    }
-
     /**
      * Runs the sweep; returns the number of points that are not valid (failed verification included), or -1 when
      * it was stopped before the end.
@@ -241,7 +115,7 @@ public final class Bench {
         // A sweep stopped before its first window left only its provenance record: still a sweep, to --resume.
         boolean earlier = Files.exists(runsCsv) || Files.exists(csv) && Files.size(csv) > 0
                 || records.ResultsFolder.hasRunOf(sweep.out(), "bench");
-        if (earlier && !sweep.resume()) {
+        if (earlier && !sweep.config().folder().resume()) {
             throw new UsageException(sweep.out() + " already holds a sweep; continue it with --resume or choose"
                     + " another --out.");
         }
@@ -267,30 +141,22 @@ public final class Bench {
         }
         Files.createDirectories(sweep.out().resolve("hgrm"));
         Files.createDirectories(sweep.out().resolve("logs"));
-        if (sweep.jfr()) {
+        if (sweep.servers().jfr()) {
             Files.createDirectories(sweep.out().resolve("jfr"));
         }
-        writeProvenance();
+        Provenance.add(sweep.out(), sweep.provenance());
 
-        List<Task> todo = plan(sweep, runs.settled());
+        List<Sweep.Task> todo = sweep.plan(runs.settled());
         int total = todo.stream().mapToInt(t -> t.points().size()).sum();
         if (earlier) {
-            console.println("bench: resuming in " + sweep.out() + ": " + runs.resuming(planned(todo)));
+            console.println("bench: resuming in " + sweep.out() + ": " + runs.resuming(sweep.planned(todo)));
         }
-        Estimate estimate = Estimate.of(todo.stream().map(t -> new Estimate.Repetition(t.combination(),
-                t.points().size())).toList(), sweep.warmup(), sweep.steady(), sweep.duration(),
-                sweep.target() != null || sweep.foreign() != null);
-        console.printf(Locale.ROOT, "bench: %d combinations x %d repetitions%s, %d windows to measure: %s%n",
-                sweep.combinations().size() + (sweep.foreign() != null ? 1 : 0), sweep.repeat(),
-                sweep.protocols().size() == 1 ? "" : " x " + sweep.protocols().size() + " protocols (" + String.join(
-                        ", ", sweep.protocols().stream().map(core.Protocol::id).toList()) + ", interleaved)",
-                total, estimate.describe(sweep.steady()));
-        console.flush();
+        console.plan(total, sweep.estimate(todo));
         int[] progress = {0};
         long started = System.nanoTime();
         var expected = Reference.renderAll(engines());
-        Map<Unit, String> verified = new HashMap<>();   // once per combination and protocol
-        for (Task task : todo) {
+        Map<Sweep.Unit, String> verified = new HashMap<>();   // once per combination and protocol
+        for (Sweep.Task task : todo) {
             if (stopped) {
                 break;
             }
@@ -304,7 +170,7 @@ public final class Bench {
                 measureAll(task, sweep.target(), null, problem, expected, progress, total, started);
                 continue;
             }
-            Unit unit = new Unit(c, task.protocol());
+            Sweep.Unit unit = new Sweep.Unit(c, task.protocol());
             if (!verified.containsKey(unit)) {   // the same jar and flags every repetition
                 String why = check.verify(c, task.protocol());
                 verified.put(unit, why == null ? "" : why);
@@ -315,8 +181,8 @@ public final class Bench {
             String unverified = verified.get(unit).isEmpty() ? null : verified.get(unit);
             Path log = unused(sweep.out().resolve("logs"), Point.label(c, task.protocol()) + ".rep"
                     + task.repetition(), ".server.log");
-            try (ServerProcess server = ServerProcess.start(core.ServeConfig.of(c, sweep.delay())
-                    .withTimers(sweep.timers()).withProtocol(task.protocol()), sweep.serverCpuPrefix(), log)) {
+            try (ServerProcess server = ServerProcess.start(core.ServeConfig.of(c, sweep.servers().delay())
+                    .withTimers(sweep.servers().timers()).withProtocol(task.protocol()), sweep.serverCpuPrefix(), log)) {
                 String problem = unverified != null ? unverified
                         : CombinationCheck.checkBytes(server.base(), server.tls(), expected);
                 measureAll(task, server.base(), server, problem, expected, progress, total, started);
@@ -334,7 +200,7 @@ public final class Bench {
                 console.println("bench: no window was measured.");
             }
         } else {
-            printTable();
+            console.table(rows);
             console.println("bench: report in " + Report.write(sweep.out(), baselineId()).toAbsolutePath());
         }
         console.flush();
@@ -357,7 +223,7 @@ public final class Bench {
     }
 
     /** The points of one repetition of a combination against one server ({@code server} null: not started here). */
-    private void measureAll(Task task, URI base, ServerProcess server, String problem,
+    private void measureAll(Sweep.Task task, URI base, ServerProcess server, String problem,
                             Map<Page, Map<Engine, byte[]>> expected, int[] progress, int total, long started)
             throws IOException, InterruptedException {
         Map<Page, Double> floors = new java.util.LinkedHashMap<>();
@@ -365,7 +231,7 @@ public final class Bench {
             if (stopped) {
                 break;
             }
-            progress(++progress[0], total, started, p, task.repetition());
+            console.progress(++progress[0], total, started, p, task.repetition());
             if (problem != null) {
                 record(PointRows.failed(sweep.tool(), p, problem), task.repetition());
                 continue;
@@ -387,11 +253,7 @@ public final class Bench {
                 if (!Boolean.TRUE.equals(row.disturbed()) || !row.valid()) {
                     break;
                 }
-                console.printf(Locale.ROOT, "bench:   disturbed (foreign CPU %.2f cores, steal %.1f%%)%s%n",
-                        row.foreignCpu() == null ? Double.NaN : row.foreignCpu(),
-                        row.stealPct() == null ? Double.NaN : row.stealPct(),
-                        attempt < ATTEMPTS ? "; measuring it again" : "; kept, marked disturbed");
-                console.flush();
+                console.disturbed(row, attempt < ATTEMPTS);
             }
         }
     }
@@ -411,44 +273,6 @@ public final class Bench {
         Summary.writeJson(sweep.out().resolve("summary.json"), all);
     }
 
-    private void progress(int done, int total, long started, Point p, int repetition) {
-        long elapsed = System.nanoTime() - started;
-        String eta = done == 1 ? "?" : Durations.format(Duration.ofSeconds(
-                Math.round(elapsed / 1e9 / (done - 1) * (total - done + 1))));
-        console.printf(Locale.ROOT, "bench: %d/%d repetition %d/%d %s %s c%d%s %s (ETA %s)%n", done, total,
-                repetition, sweep.repeat(), p.describe(), p.page().id(), p.connections(),
-                p.protocol() == core.Protocol.H1 && p.streams() == 1 ? "" : " " + p.protocol().id() + " x"
-                        + p.streams() + " streams",
-                p.rate() > 0 ? "rate " + (long) p.rate() + "/s" : "closed loop", eta);
-        console.flush();
-    }
-
-    private void printTable() {
-        // Wide enough for the registry's ids (the longest engine and mode ids are 10 and 9 characters).
-        String format = "%-8s %-10s %-9s %-13s %5s %-7s %6s %2s %13s %11s %11s %11s %11s %11s %7s %5s %5s%n";
-        console.printf(Locale.ROOT, "%n" + format, "server", "engine", "mode", "page", "conns", "proto", "rate", "n",
-                "req/s", "ttfb p50", "item1 p50", "ttlb p50", "ttlb p99", "cpu/req", "ceiling", "valid", "dist");
-        for (Row r : rows) {
-            console.printf(Locale.ROOT, format, r.server(), r.engine(), r.mode(), r.page(), r.connections(),
-                    r.protocol() + (r.streams() == 1 ? "" : "/" + r.streams()),
-                    r.rate() == null ? "-" : r.rate(), r.spread() == null ? "-" : r.spread().n(),
-                    Repetitions.withSpread(r, "req_per_s"), Repetitions.withSpread(r, "ttfb_p50_ms"),
-                    Repetitions.withSpread(r, "first_item_p50_ms"), Repetitions.withSpread(r, "ttlb_p50_ms"),
-                    Repetitions.withSpread(r, "ttlb_p99_ms"), Repetitions.withSpread(r, "cpu_ms_per_req"),
-                    Summary.text(r, "ceiling_fraction"), r.valid(), Boolean.TRUE.equals(r.disturbed()) ? "yes" : "");
-            if (!r.valid() || Boolean.TRUE.equals(r.disturbed())) {
-                console.println("    " + r.note());
-            }
-        }
-        console.println("(medians over the n repetitions, each ± the half-width of its interval for the median: "
-                + "95% from 6 repetitions on, the whole range below that; milliseconds; proto: the protocol, /N its "
-                + "streams per connection; item1: the first item's "
-                + "markup; cpu/req: server CPU per request; ceiling: throughput / the raw baseline's; dist: a "
-                + "repetition was disturbed)");
-        console.println("bench: results in " + sweep.out().toAbsolutePath());
-        console.flush();
-    }
-
     /**
      * {@code dir/stem + ext}, or, when that file exists (a server log of a repetition measured again, or of one a
      * stopped sweep began), {@code dir/stem-2 + ext} and so on: an earlier window's log is not overwritten.
@@ -459,40 +283,5 @@ public final class Bench {
             file = dir.resolve(stem + "-" + n + ext);
         }
         return file;
-    }
-
-    /** This sweep's record in provenance.json (a resumed sweep adds its own: the machine may have changed). */
-    private void writeProvenance() throws IOException {
-        Map<String, Object> more = new LinkedHashMap<>();
-        more.put("server_cpus", String.join(" ", sweep.serverCpuPrefix()));
-        // What the servers ran with, defaults included (flags holds only what the user wrote).
-        more.put("delay", Durations.format(sweep.delay()));
-        more.put("source_scheduler", sweep.timers().id());
-        more.put("repeat", sweep.repeat());
-        more.put("seed", sweep.seed());
-        more.put("warmup", sweep.steady() == null ? Durations.format(sweep.warmup())
-                : "auto: until " + sweep.steady().windows() + " one-second windows are within "
-                + Math.round(sweep.steady().tolerance() * 100) + "%, at most " + Durations.format(sweep.steady().max()));
-        more.put("duration", Durations.format(sweep.duration()));
-        // What the load generator spoke (every row says it too) and, over HTTP/2, how: its windows above all.
-        more.put("protocol", String.join(",", sweep.protocols().stream().map(core.Protocol::id).toList()));
-        more.put("streams", sweep.streams());
-        if (sweep.http2()) {
-            more.put("http2_client", H2Load.describe());
-        }
-        more.put("disturbed_when", "foreign CPU > " + Row.DISTURBED_FOREIGN_CPU + " cores or steal > "
-                + Row.DISTURBED_STEAL_PCT + "% over a measured window; measured again up to " + ATTEMPTS
-                + " windows in all");
-        // What each measured mode ran on, its threads named (the suspendable mode's coroutine dispatcher among them):
-        // the threads column counts every thread of the server JVM (/proc/PID/status), whatever started it.
-        Map<String, String> modes = new LinkedHashMap<>();
-        sweep.combinations().forEach(c -> modes.put(c.mode().id(), c.mode().summary()));
-        more.put("modes", modes);
-        Map<String, List<String>> jvmFlags = new LinkedHashMap<>();
-        sweep.combinations().forEach(c -> jvmFlags.put(c.server().id(), ServerProcess.jvmFlags(c.server())));
-        more.put("server_jvm_flags", jvmFlags);
-        Provenance.add(sweep.out(), Provenance.record("bench", sweep.hyperfoil() == null
-                ? "pssrbench bench (built in)" : "pssrbench bench --driver=hyperfoil: Hyperfoil " + HyperfoilDriver.VERSION
-                + " (io.hyperfoil:hyperfoil-http, LocalSimulationRunner, in a JVM of its own)", sweep.flags(), more));
     }
 }

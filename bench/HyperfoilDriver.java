@@ -33,15 +33,66 @@ import java.util.spi.ToolProvider;
  * in the Maven-built jar and under jbang. The runner (bench/hyperfoil/HyperfoilRunner.java, a resource of the jar)
  * is compiled against that class path with the JDK's javac; nothing of Hyperfoil enters PssrBench's own class path.
  */
-public final class HyperfoilDriver {
+public final class HyperfoilDriver implements LoadDriver, LoadDriver.Exports {
 
     public static final String VERSION = "0.25.2";
     static final String RUNNER = "bench/hyperfoil/HyperfoilRunner.java";
 
+    /** Hyperfoil's class path and the compiled runner's; null in {@link LoadDrivers}' entry, not yet prepared. */
     private final String classPath;
+
+    /** The entry of {@link LoadDrivers}: {@link #prepare} makes the driver that runs. */
+    HyperfoilDriver() {
+        this(null);
+    }
 
     private HyperfoilDriver(String classPath) {
         this.classPath = classPath;
+    }
+
+    // HTTP/1.1 only (its benchmarks are written for it, HyperfoilBenchmark), whole responses timed only, the load
+    // from a JVM of its own.
+    private static final About ABOUT = new About("hyperfoil", "Hyperfoil " + VERSION + "'s engine in a JVM of its own,"
+            + " fetched by Maven; no TTFB or first item: see docs/hyperfoil.md", HyperfoilImport.TOOL,
+            "pssrbench bench --driver=hyperfoil: Hyperfoil " + VERSION
+                    + " (io.hyperfoil:hyperfoil-http, LocalSimulationRunner, in a JVM of its own)", true, false, true);
+
+    @Override
+    public About about() {
+        return ABOUT;
+    }
+
+    /** Its run is a process of its own: whatever ends it, the next point starts another. */
+    @Override
+    public boolean failsPointOnly(Point p) {
+        return true;
+    }
+
+    /**
+     * One point on Hyperfoil's engine: its benchmark written to {@code hyperfoil/NAME.hf.yaml} and its figures to
+     * {@code hyperfoil/NAME.json}, Hyperfoil's log to {@code logs/NAME.hyperfoil.log}.
+     */
+    @Override
+    public LoadGenerator.Result run(LoadGenerator.Plan plan, Point p, Path out, String name, BooleanSupplier stopped,
+                                    Runnable measuring) throws IOException, InterruptedException {
+        Duration w = HyperfoilBenchmark.warmup(plan.warmup(), plan.steady());
+        Path dir = Files.createDirectories(out.resolve("hyperfoil"));
+        Files.createDirectories(out.resolve("logs"));
+        Path yaml = dir.resolve(name + ".hf.yaml");
+        // As many event-loop threads as PssrBench's generator uses for the point (--load-threads, at most one per
+        // connection).
+        core.AtomicFile.write(yaml, HyperfoilBenchmark.yamlAt(p, plan.uri(), w, plan.duration(),
+                Duration.ofSeconds(10), List.of(), plan.threads()));
+        return run(yaml, dir.resolve(name + ".json"), out.resolve("logs/" + name + ".hyperfoil.log"),
+                w.toNanos() / 1e9, stopped, measuring);
+    }
+
+    /** What a Hyperfoil row's note says beyond {@link HyperfoilImport#NOTE}. */
+    @Override
+    public String remark(LoadGenerator.Steady steady) {
+        String note = HyperfoilImport.NOTE + " (Hyperfoil " + VERSION + ", its own JVM)";
+        return steady == null ? note : note + "; fixed warm-up of " + core.Durations.format(steady.least())
+                + " (--warmup=auto adapts with PssrBench's own generator only)";
     }
 
     /** Where the driver's class path and compiled runner are kept: $XDG_CACHE_HOME or ~/.cache, pssrbench/. */
@@ -55,7 +106,11 @@ public final class HyperfoilDriver {
      * The driver ready to run: Hyperfoil's class path resolved (Maven downloads it the first time) and the runner
      * compiled. Fails with one sentence when Maven is missing or cannot resolve it.
      */
-    public static HyperfoilDriver prepare() throws IOException, InterruptedException {
+    @Override
+    public HyperfoilDriver prepare() throws IOException, InterruptedException {
+        if (classPath != null) {
+            return this;
+        }
         Path dir = cache();
         Files.createDirectories(dir);
         Path cpFile = dir.resolve("classpath.txt");
@@ -198,6 +253,7 @@ public final class HyperfoilDriver {
      * loop) as {@code DIR/NAME.hf.yaml} for a Hyperfoil cluster whose {@code agents} load the server at {@code base};
      * each checked with Hyperfoil's own parser. Returns the files written.
      */
+    @Override
     public List<Path> export(core.Combination combination, List<core.Page> pages, List<Integer> connections,
                              List<Double> rates, URI base, Duration warmup, LoadGenerator.Steady steady,
                              Duration duration, List<String> agents, Path dir) throws IOException, InterruptedException {

@@ -31,15 +31,15 @@ import java.util.zip.CRC32C;
  * @param loadThreads the load generator's threads at most (never more than the point's connections)
  * @param jfr         whether a JFR recording of the measured window is written to {@code jfr/}
  * @param out         the results folder
- * @param hyperfoil   the Hyperfoil driver ({@code --driver=hyperfoil}); null: PssrBench's own load generator
+ * @param driver      the load generator, prepared ({@code --driver}, {@link LoadDrivers})
  */
 record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration duration, int loadThreads,
-                        boolean jfr, Path out, HyperfoilDriver hyperfoil) {
+                        boolean jfr, Path out, LoadDriver driver) {
 
     /** With PssrBench's own load generator. */
     PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration duration, int loadThreads, boolean jfr,
                      Path out) {
-        this(warmup, steady, duration, loadThreads, jfr, out, null);
+        this(warmup, steady, duration, loadThreads, jfr, out, new PssrBenchDriver());
     }
 
     /** How many runs of the bare data source give its floor (a median); about 0.5 s for Stocks at 1 ms. */
@@ -110,11 +110,12 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
         AtomicBoolean sampling = new AtomicBoolean(true);
         Thread[] sampler = {null};
         // The server's and this JVM's CPU are the measured ones; a server started elsewhere may have no PID here.
-        // With Hyperfoil the load comes from a child JVM: this JVM and all it started (the server, the driver), the
-        // driver's CPU counted in this JVM's once it has ended and been reaped; a foreign app's PID beside them.
+        // A driver whose load comes from a child JVM (Hyperfoil's): this JVM and all it started (the server, the
+        // driver), the driver's CPU counted in this JVM's once it has ended and been reaped; a foreign app's PID
+        // beside them.
         long[] measured = pid < 0 ? new long[] {ProcessHandle.current().pid()}
                 : new long[] {pid, ProcessHandle.current().pid()};
-        java.util.function.Supplier<CpuWatch.Mark> mark = hyperfoil == null ? () -> CpuWatch.mark(measured)
+        java.util.function.Supplier<CpuWatch.Mark> mark = !driver.about().childJvm() ? () -> CpuWatch.mark(measured)
                 : server != null || pid < 0 ? CpuWatch::markTree : () -> {
                     CpuWatch.Mark tree = CpuWatch.markTree();   // a foreign app is not one of this JVM's children
                     CpuWatch.Mark app = CpuWatch.mark(pid);
@@ -131,10 +132,12 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
             }
         };
         LoadGenerator.Result r;
-        if (hyperfoil == null && p.protocol().http2()) {
+        if (!driver.failsPointOnly(p)) {
+            r = driver.run(plan, p, out, name, stopped, measuring);
+        } else {
             try {
-                r = LoadGenerator.run(plan, stopped, measuring);
-            } catch (IOException e) {   // ALPN chose another protocol, too few streams allowed: this point only
+                r = driver.run(plan, p, out, name, stopped, measuring);
+            } catch (IOException e) {   // this point only (a sweep that was stopped drops it)
                 sampling.set(false);
                 if (sampler[0] != null) {
                     sampler[0].join();
@@ -142,22 +145,10 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
                 if (recording) {   // started with the measured window, if it began: kept, as for any point
                     jmx.stopRecording(out.resolve("jfr/" + name + ".jfr"));
                 }
-                return PointRows.failed(PointRows.TOOL, p, e.getMessage());
-            }
-        } else if (hyperfoil == null) {
-            r = LoadGenerator.run(plan, stopped, measuring);
-        } else {
-            try {
-                r = runHyperfoil(uri, p, name, stopped, measuring);
-            } catch (IOException e) {   // this point only (a sweep that was stopped drops it)
-                sampling.set(false);
-                if (sampler[0] != null) {
-                    sampler[0].join();
-                }
-                return PointRows.failed(records.HyperfoilImport.TOOL, p, e.getMessage());
+                return PointRows.failed(driver.about().tool(), p, e.getMessage());
             }
         }
-        if (from[0] == null) {   // Hyperfoil's run ended before its measured phase began (stopped)
+        if (from[0] == null) {   // a child JVM's run ended before its measured phase began (stopped)
             from[0] = mark.get();
         }
         CpuWatch.Conditions conditions = CpuWatch.between(from[0], mark.get());
@@ -184,14 +175,15 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
             writeWarmup(name, r);
         }
 
-        if (hyperfoil == null) {   // Hyperfoil times whole responses only: no such histograms to write
+        if (driver.about().timesFirstBytes()) {   // Hyperfoil times whole responses only: no such histograms to write
             writeHgrm(name + ".ttfb", r.ttfb());
             writeHgrm(name + ".first-item", r.firstItem());
         }
         writeHgrm(name + ".ttlb", r.ttlb());
         String remark = server == null ? unsampled : server.jmxProblem();
-        if (hyperfoil != null) {
-            remark = (remark == null || remark.isEmpty() ? "" : remark + "; ") + hyperfoilRemark();
+        String driverRemark = driver.remark(steady);
+        if (driverRemark != null) {
+            remark = (remark == null || remark.isEmpty() ? "" : remark + "; ") + driverRemark;
         }
         if (drops != null && drops > 0) {   // the kernel dropped connection attempts: clients waited in SYN retries
             remark = (remark == null || remark.isEmpty() ? "" : remark + "; ") + "kernel listen drops: " + drops
@@ -208,37 +200,13 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
                     : "the server closed " + r.serverCloses() + " connections after a complete response"
                     + " (Connection: close), reopened");
         }
-        Row row = PointRows.measured(hyperfoil == null ? PointRows.TOOL : records.HyperfoilImport.TOOL, p, r,
+        Row row = PointRows.measured(driver.about().tool(), p, r,
                 res, sourceMs, drops, remark, conditions);
         // The first wrong responses as received, in wrong/ beside hgrm/: the note names them (a row with errors is
         // invalid, and its note is the errors' count, so they are added to that).
         String kept = WrongResponses.write(r.kept(), out, name, body);
         return kept.isEmpty() ? row : row.withText(java.util.function.UnaryOperator.identity(),
                 note -> note.isEmpty() ? kept : note + "; " + kept);
-    }
-
-    /**
-     * One point on Hyperfoil's engine ({@link HyperfoilDriver}): its benchmark written to {@code hyperfoil/NAME.hf.yaml}
-     * and its figures to {@code hyperfoil/NAME.json}, Hyperfoil's log to {@code logs/NAME.hyperfoil.log}.
-     */
-    private LoadGenerator.Result runHyperfoil(URI page, Point p, String name, BooleanSupplier stopped,
-                                              Runnable measuring) throws IOException, InterruptedException {
-        Duration w = HyperfoilBenchmark.warmup(warmup, steady);
-        Path dir = Files.createDirectories(out.resolve("hyperfoil"));
-        Files.createDirectories(out.resolve("logs"));
-        Path yaml = dir.resolve(name + ".hf.yaml");
-        // As many event-loop threads as PssrBench's generator would use for the point (--load-threads).
-        core.AtomicFile.write(yaml, HyperfoilBenchmark.yamlAt(p, page, w, duration, Duration.ofSeconds(10),
-                java.util.List.of(), Math.min(loadThreads, p.connections())));
-        return hyperfoil.run(yaml, dir.resolve(name + ".json"), out.resolve("logs/" + name + ".hyperfoil.log"),
-                w.toNanos() / 1e9, stopped, measuring);
-    }
-
-    /** What a Hyperfoil row's note says beyond {@link records.HyperfoilImport#NOTE}. */
-    private String hyperfoilRemark() {
-        String note = records.HyperfoilImport.NOTE + " (Hyperfoil " + HyperfoilDriver.VERSION + ", its own JVM)";
-        return steady == null ? note : note + "; fixed warm-up of " + core.Durations.format(steady.least())
-                + " (--warmup=auto adapts with PssrBench's own generator only)";
     }
 
     /**

@@ -1,9 +1,11 @@
 package cli;
 
 import bench.Bench;
-import bench.HyperfoilBenchmark;
-import bench.HyperfoilDriver;
+import bench.BenchConfig;
 import bench.LoadGenerator;
+import bench.LoadDriver;
+import bench.LoadDrivers;
+import bench.Sweep;
 import core.Combination;
 import core.DataSource;
 import core.CpuList;
@@ -12,7 +14,6 @@ import core.Logs;
 import core.Page;
 import core.Protocol;
 import records.Provenance;
-import records.ResultsFolder;
 import core.ServeConfig;
 import core.Signals;
 import core.UsageException;
@@ -21,7 +22,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -37,14 +37,6 @@ import java.util.concurrent.Callable;
                 + " on ${bundle:registry.server}): each in its own server JVM, verified first, then every page x"
                 + " connection count (x rate); results in --out.")
 final class BenchCommand implements Callable<Integer> {
-    /** The most connections a point may have: what stress's streams scenario opens, within a 20,000 file limit. */
-    static final int MAX_CONNECTIONS = 10_000;
-    /**
-     * Five: with three per side no rank test can reach p < 0.05 (the smallest two-sided Mann-Whitney p is 0.1),
-     * with five it is 0.008, so compare can tell a real difference; and 6 would first give a 95% interval for the
-     * median (five give their range, a 93.75% interval).
-     */
-    static final String DEFAULT_REPEAT = "5";
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -52,15 +44,12 @@ final class BenchCommand implements Callable<Integer> {
     @CommandLine.Mixin
     Selection selection;
 
-    @Option(names = "--page", split = ",", paramLabel = "ID", defaultValue = "stocks",
+    @Option(names = "--page", split = ",", paramLabel = "ID", defaultValue = BenchConfig.DEFAULT_PAGES,
             description = "Pages (default: ${DEFAULT-VALUE}).")
     List<String> pages;
 
-    // One point per combination by default, at the published study's headline concurrency: with repetitions and a
-    // warm-up that reaches steady state, each point costs about half a minute per repetition, so the default spends
-    // the time on measuring carefully rather than on a curve (name more counts for one).
-    @Option(names = "--connections", split = ",", paramLabel = "N", defaultValue = "128",
-            description = "Concurrent connections per point, up to " + BenchCommand.MAX_CONNECTIONS
+    @Option(names = "--connections", split = ",", paramLabel = "N", defaultValue = BenchConfig.DEFAULT_CONNECTIONS,
+            description = "Concurrent connections per point, up to " + BenchConfig.MAX_CONNECTIONS
                     + " (default: ${DEFAULT-VALUE}).")
     List<Integer> connections;
 
@@ -72,16 +61,16 @@ final class BenchCommand implements Callable<Integer> {
                     + " server's port must speak each (default: ${DEFAULT-VALUE}).")
     List<String> protocol;
 
-    @Option(names = "--streams", split = ",", paramLabel = "N",
+    @Option(names = "--streams", split = ",", paramLabel = "N", defaultValue = BenchConfig.DEFAULT_STREAMS,
             description = "With --protocol=h2c or h2: HTTP/2 streams in flight on each connection, a point each"
-                    + " over HTTP/2 (h1's points keep one request per connection; default: 1).")
-    List<Integer> streams = List.of(1);
+                    + " over HTTP/2 (h1's points keep one request per connection; default: ${DEFAULT-VALUE}).")
+    List<Integer> streams;
 
     @Option(names = "--rate", split = ",", paramLabel = "REQ_PER_S",
             description = "Open loop at these rates (requests/s); without it, a closed loop.")
     List<Double> rates = List.of();
 
-    @Option(names = "--repeat", paramLabel = "N", defaultValue = DEFAULT_REPEAT,
+    @Option(names = "--repeat", paramLabel = "N", defaultValue = BenchConfig.DEFAULT_REPEAT,
             description = "Repetitions of every point, each in a fresh server JVM, the order shuffled per"
                     + " repetition (default: ${DEFAULT-VALUE}: the fewest for which compare can call a difference"
                     + " significant at 5%%).")
@@ -92,7 +81,7 @@ final class BenchCommand implements Callable<Integer> {
                     + " recorded in provenance.json).")
     Long seed;
 
-    @Option(names = "--warmup", paramLabel = "DURATION|auto", defaultValue = "auto",
+    @Option(names = "--warmup", paramLabel = "DURATION|auto", defaultValue = BenchConfig.DEFAULT_WARMUP,
             description = "Warm-up before each point: auto (until the throughput of the last "
                     + LoadGenerator.Steady.WINDOWS + " one-second windows is within "
                     + LoadGenerator.Steady.TOLERANCE_PCT + "%% of the " + LoadGenerator.Steady.WINDOWS + " before,"
@@ -100,12 +89,12 @@ final class BenchCommand implements Callable<Integer> {
                     + " ${DEFAULT-VALUE}). Units: " + Durations.UNITS + ".")
     String warmup;
 
-    @Option(names = "--warmup-max", paramLabel = "DURATION", defaultValue = "60s",
+    @Option(names = "--warmup-max", paramLabel = "DURATION", defaultValue = BenchConfig.DEFAULT_WARMUP_MAX,
             description = "The longest an auto warm-up may take; a point that is not steady by then is measured"
                     + " and says so in its note (default: ${DEFAULT-VALUE}). Units: " + Durations.UNITS + ".")
     Duration warmupMax;
 
-    @Option(names = "--duration", paramLabel = "DURATION", defaultValue = "5s",
+    @Option(names = "--duration", paramLabel = "DURATION", defaultValue = BenchConfig.DEFAULT_DURATION,
             description = "Measured window of each point (default: ${DEFAULT-VALUE})."
                     + " Units: " + Durations.UNITS + ".")
     Duration duration;
@@ -122,7 +111,7 @@ final class BenchCommand implements Callable<Integer> {
                     + " Units: " + Durations.UNITS + ".")
     Duration delay;
 
-    @Option(names = "--load-threads", paramLabel = "N", defaultValue = "1",
+    @Option(names = "--load-threads", paramLabel = "N", defaultValue = BenchConfig.DEFAULT_LOAD_THREADS,
             description = "Threads of the load generator (default: ${DEFAULT-VALUE}).")
     int loadThreads;
 
@@ -147,10 +136,8 @@ final class BenchCommand implements Callable<Integer> {
             + " in jfr/.")
     boolean jfr;
 
-    @Option(names = "--driver", paramLabel = "ID", defaultValue = "pssrbench",
-            description = "The load generator: pssrbench (its own) or hyperfoil (Hyperfoil " + HyperfoilDriver.VERSION
-                    + "'s engine in a JVM of its own, fetched by Maven; no TTFB or first item: see docs/hyperfoil.md)"
-                    + " (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--driver", paramLabel = "ID", defaultValue = BenchConfig.DEFAULT_DRIVER,
+            description = "The load generator: ${bundle:registry.drivers} (default: ${DEFAULT-VALUE}).")
     String driver;
 
     @Option(names = "--export", paramLabel = "DIR", description = "With --driver=hyperfoil and --target: write each"
@@ -167,104 +154,49 @@ final class BenchCommand implements Callable<Integer> {
             + " mode (then ceiling_fraction stays empty).")
     boolean noBaseline;
 
+    /**
+     * The flags as bench's configuration, checked against each other (each refusal one sentence, exit 2): the
+     * protocols first against the driver and --target ({@link BenchProtocols}), the rest by the value itself.
+     */
+    BenchConfig config() {
+        LoadDriver loadDriver = LoadDrivers.byId(driver);
+        List<Protocol> over = BenchProtocols.check(protocol.stream().map(Protocol::byId).toList(), streams,
+                Cli.given(spec, "--streams"), loadDriver.about().http1Only(), selection.target != null);
+        return new BenchConfig(new BenchConfig.Points(pages.stream().<Page>map(Page::byId).toList(), connections,
+                rates, over, streams), new BenchConfig.Windows(repeat, seed, warmup, warmupMax, duration),
+                new BenchConfig.Servers(delay, timers, serverCpus, clientCpus, jfr, noBaseline),
+                new BenchConfig.Load(driver, loadThreads, export, agents), new BenchConfig.Folder(out, resume),
+                new BenchConfig.Running(selection.target, selection.label));
+    }
+
     @Override
     public Integer call() throws Exception {
-        List<Page> chosenPages = pages.stream().<Page>map(Page::byId).toList();
-        if (connections.stream().anyMatch(c -> c < 1) || loadThreads < 1) {
-            throw new UsageException("--connections and --load-threads take whole numbers of at least 1.");
-        }
-        if (connections.stream().anyMatch(c -> c > MAX_CONNECTIONS)) {
-            throw new UsageException("--connections takes at most " + MAX_CONNECTIONS + " per point.");
-        }
-        long files = bench.Kernel.fileLimits()[0];   // the JVM raised its soft limit to the hard one at start
-        int most = connections.stream().mapToInt(Integer::intValue).max().orElse(1);
-        if (files >= 0 && files < most + 200L) {
-            throw new UsageException("--connections=" + most + " needs " + (most + 200) + " open files, and this"
-                    + " process may open " + files + " (the hard limit, ulimit -Hn): raise it or use fewer.");
-        }
-        if (rates.stream().anyMatch(r -> r <= 0)) {
-            throw new UsageException("--rate takes positive requests per second.");
-        }
-        if (duration.isZero()) {
-            throw new UsageException("--duration must be longer than 0.");
-        }
-        if (repeat < 1) {
-            throw new UsageException("--repeat takes a whole number of at least 1.");
-        }
-        boolean auto = warmup.equals("auto");
-        Duration fixedWarmup;
-        try {
-            fixedWarmup = auto ? Duration.ZERO : Durations.parse(warmup);
-        } catch (UsageException e) {
-            throw new UsageException("--warmup takes auto or a duration: " + e.getMessage());
-        }
-        Duration least = LoadGenerator.Steady.of(warmupMax).least();
-        if (auto && warmupMax.compareTo(least) < 0) {
-            throw new UsageException("--warmup-max must be at least " + Durations.format(least) + ": auto compares"
-                    + " two blocks of " + LoadGenerator.Steady.WINDOWS + " one-second windows.");
-        }
-        if (!driver.equals("pssrbench") && !driver.equals("hyperfoil")) {
-            throw new UsageException("--driver takes pssrbench or hyperfoil.");
-        }
-        List<Protocol> over = BenchProtocols.check(protocol.stream().map(Protocol::byId).toList(), streams, Cli.given(spec, "--streams"),
-                driver.equals("hyperfoil"), selection.target != null);
-        if (export != null && !driver.equals("hyperfoil")) {
-            throw new UsageException("--export writes Hyperfoil benchmarks: add --driver=hyperfoil.");
-        }
-        if (!agents.isEmpty() && export == null) {
-            throw new UsageException("--agents names the hosts of an exported benchmark: add --export=DIR.");
-        }
-        HyperfoilBenchmark.agents(agents);   // a malformed agent fails here, before the target is asked
-        if (export != null && selection.target == null) {
-            throw new UsageException("--export needs --target=URL: the server the agents will load, running.");
-        }
-        if (export != null && selection.label != null) {
-            throw new UsageException("--export writes the benchmarks of a PssrBench serve, not of a foreign app"
-                    + " (--label): measure it with --driver=hyperfoil on this machine instead.");
-        }
-        if (resume && out == null) {
-            throw new UsageException("--resume continues a sweep: name its folder with --out=DIR.");
-        }
-        Path folder = out != null ? out : Path.of("results", DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
+        BenchConfig config = config();
+        List<Page> chosenPages = config.points().pages();
+        Path folder = config.folder().out() != null ? config.folder().out() : Path.of("results", DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
                 .withZone(ZoneOffset.UTC).format(Instant.now()));
-        ResultsFolder.checkWritable(folder, "--out");
-        // Resumable: rows to go on from, or a sweep stopped before its first window (its provenance record only).
-        if (resume && !Files.isRegularFile(out.resolve("summary.csv"))
-                && !Files.isRegularFile(out.resolve(records.Repetitions.FILE))
-                && !ResultsFolder.hasRunOf(out, "bench")) {
-            throw new UsageException("nothing to resume: " + out + " has no summary.csv, "
-                    + records.Repetitions.FILE + " or bench record in " + Provenance.FILE + ".");
-        }
-        if (serverCpus != null) {
-            CpuList.check("--server-cpus", serverCpus);
-        }
-        if (clientCpus != null) {
-            CpuList.check("--client-cpus", clientCpus);
-        }
-        if (selection.target != null && selection.target.regionMatches(true, 0, "https:", 0, 6)) {
-            // --target resolves over TLS (its /info.json, --trust) for verify and browser, but bench's load generator
-            // and its byte check speak clear-text HTTP/1.1: refused before any request rather than failing on each.
-            throw new UsageException("bench measures over clear-text HTTP/1.1, its load generator has no TLS yet:"
-                    + " give an http:// --target (verify and browser take https://).");
-        }
+        config.checkHere(folder);
         // The last check, after every usage error: one request to a running server, before anything is written.
         Foreign foreign = selection.foreign(delay, Cli.given(spec, "--delay"));
         Target running = foreign != null ? null : selection.target(delay, Cli.given(spec, "--delay"));
         List<Combination> chosen = foreign != null ? List.of() : running == null
                 ? selection.combinations(List.of(Registry.SERVERS.get(0).id())) : List.of(running.combination());
         if (running != null) {
-            BenchProtocols.spokenBy(running, over);
+            BenchProtocols.spokenBy(running, config.points().protocols());
         } else {
-            BenchProtocols.spokenBy(chosen, over);
+            BenchProtocols.spokenBy(chosen, config.points().protocols());
         }
         // A foreign app's pages are checked before anything is measured or written; their bodies are the verified
         // ones the load generator compares every response with.
         bench.ForeignApp app = foreign == null ? null : foreign.app(chosenPages);
         URI target = running == null ? null : running.url();
-        HyperfoilDriver hyperfoil = driver.equals("hyperfoil") ? HyperfoilDriver.prepare() : null;
-        if (export != null) {
-            List<Path> written = hyperfoil.export(running.combination(), chosenPages, connections, rates,
-                    target, fixedWarmup, auto ? LoadGenerator.Steady.of(warmupMax) : null, duration, agents, export);
+        LoadDriver loadDriver = config.load().loadDriver().prepare();
+        BenchConfig.Load load = config.load();
+        if (load.export() != null) {   // the configuration checked that the driver exports
+            BenchConfig.Windows w = config.windows();
+            List<Path> written = ((LoadDriver.Exports) loadDriver).export(running.combination(), chosenPages,
+                    config.points().connections(), config.points().rates(), target, w.fixedWarmup(), w.steady(),
+                    w.duration(), load.agents(), load.export());
             var o = spec.commandLine().getOut();
             written.forEach(f -> o.println("bench: wrote " + f + " (Hyperfoil's parser accepts it)"));
             o.println("bench: run each on a Hyperfoil controller (upload, run, export -f JSON) and bring the"
@@ -273,12 +205,14 @@ final class BenchCommand implements Callable<Integer> {
             return 0;
         }
         // Apart by default where the machine has the cores (4 or more): half for the server, half for the client.
+        BenchConfig.Servers servers = config.servers();
+        String serverCpus = servers.serverCpus();
+        String clientCpus = servers.clientCpus();
         CpuList.Split split = serverCpus == null && clientCpus == null ? CpuList.split() : null;
         if (split != null && split.apart()) {
             serverCpus = split.server();
             clientCpus = split.client();
         }
-        List<String> serverPrefix = serverCpus == null ? List.of() : List.of("taskset", "-c", serverCpus);
         if (clientCpus != null) {
             Process pin = new ProcessBuilder("taskset", "-a", "-p", "-c", clientCpus,
                     String.valueOf(ProcessHandle.current().pid())).redirectErrorStream(true).start();
@@ -289,7 +223,7 @@ final class BenchCommand implements Callable<Integer> {
         }
         Logs.configure();
         Map<String, Object> flags = Provenance.flags(spec.commandLine().getParseResult());
-        if (!noBaseline && target == null && foreign == null) {
+        if (!servers.noBaseline() && target == null && foreign == null) {
             chosen = Bench.withBaselines(chosen, Registry.ENGINES, Registry.SERVERS);
         }
         flags.put("selected", chosen.stream().map(Combination::toString).toList());
@@ -304,13 +238,18 @@ final class BenchCommand implements Callable<Integer> {
                 : serverCpus) + ", load generator " + (clientCpus == null ? "any" : clientCpus));
         // Resumed without --seed: the order the sweep began with, so that the windows still to measure are the ones it
         // would have measured next.
-        java.util.TreeSet<String> recordedSeeds = resume ? Provenance.recorded(folder, "bench", "seed")
+        BenchConfig.Windows w = config.windows();
+        boolean resuming = config.folder().resume();
+        java.util.TreeSet<String> recordedSeeds = resuming ? Provenance.recorded(folder, "bench", "seed")
                 : new java.util.TreeSet<>();
-        long shuffle = seed != null ? seed : recordedSeeds.size() == 1 ? Long.parseLong(recordedSeeds.first())
-                : new java.security.SecureRandom().nextLong() >>> 16;
-        var sweep = new Bench.Sweep(chosen, chosenPages, connections, rates, fixedWarmup,
-                auto ? LoadGenerator.Steady.of(warmupMax) : null, duration, repeat, shuffle, delay, timers,
-                loadThreads, folder, serverPrefix, flags, resume, jfr, target, app, hyperfoil, over, streams);
+        long shuffle = w.seed() != null ? w.seed() : recordedSeeds.size() == 1
+                ? Long.parseLong(recordedSeeds.first()) : new java.security.SecureRandom().nextLong() >>> 16;
+        // What the sweep runs with, chosen here: its seed, folder and CPUs.
+        BenchConfig chosenHere = config.with(new BenchConfig.Windows(w.repeat(), shuffle, w.warmup(), w.warmupMax(),
+                w.duration())).with(new BenchConfig.Folder(folder, resuming))
+                .with(new BenchConfig.Servers(servers.delay(), servers.timers(), serverCpus, clientCpus,
+                        servers.jfr(), servers.noBaseline()));
+        var sweep = new Sweep(chosenHere, chosen, target, app, loadDriver, flags);
         if (running != null) {
             spec.commandLine().getOut().println("bench: " + running.note());
         }

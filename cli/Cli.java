@@ -150,7 +150,8 @@ public final class Cli {
                 {"registry.presentations", String.valueOf(Page.PRESENTATIONS.items().size())},
                 {"registry.stocks", String.valueOf(Page.STOCKS.items().size())},
                 {"registry.stress.h1", stress.Scenarios.idText(core.Protocol.H1)},
-                {"registry.stress.h2", stress.Scenarios.idText(core.Protocol.H2C)}};
+                {"registry.stress.h2", stress.Scenarios.idText(core.Protocol.H2C)},
+                {"registry.drivers", bench.LoadDrivers.help()}};
         return new ListResourceBundle() {
             @Override
             protected Object[][] getContents() {

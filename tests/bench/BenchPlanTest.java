@@ -2,7 +2,6 @@ package bench;
 
 import cli.Registry;
 import core.Combination;
-import core.DataSource;
 import core.Page;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,12 +28,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class BenchPlanTest {
 
-    private static Bench.Sweep sweep(long seed, int repeat) {
+    /** Two pages at 1 and 128 connections, auto warm-ups up to 60 s, 5 s windows. */
+    private static final BenchConfig.Points POINTS = new BenchConfig.Points(List.of(Page.PRESENTATIONS, Page.STOCKS),
+            List.of(1, 128), List.of(), List.of(core.Protocol.H1), List.of(1));
+
+    private static BenchConfig config(List<Page> pages, List<Integer> connections, List<core.Protocol> protocols,
+                                      List<Integer> streams, int repeat, long seed, Path out, boolean resume) {
+        return BenchConfig.defaults().with(new BenchConfig.Points(pages, connections, List.of(), protocols, streams))
+                .with(new BenchConfig.Windows(repeat, seed, BenchConfig.AUTO, Duration.ofSeconds(60),
+                        Duration.ofSeconds(5))).with(new BenchConfig.Folder(out, resume));
+    }
+
+    private static Sweep sweep(long seed, int repeat) {
         List<Combination> combinations = Registry.combinations().subList(0, 6);
-        return new Bench.Sweep(combinations, List.of(Page.PRESENTATIONS, Page.STOCKS), List.of(1, 128), List.of(),
-                Duration.ZERO, LoadGenerator.Steady.of(Duration.ofSeconds(60)), Duration.ofSeconds(5), repeat, seed,
-                Duration.ofMillis(1), DataSource.Timers.COMPUTATION, 1, Path.of("unused"), List.of(), Map.of(),
-                false, false, null, null);
+        return new Sweep(config(POINTS.pages(), POINTS.connections(), POINTS.protocols(), POINTS.streams(), repeat,
+                seed, Path.of("unused"), false), combinations);
     }
 
     private static List<String> order(List<?> tasks) {
@@ -43,8 +51,8 @@ class BenchPlanTest {
 
     @Test
     void eachRepetitionHasEveryPointOnceInAnOrderOfItsOwnFromTheSeed() {
-        Bench.Sweep s = sweep(42, 5);
-        var tasks = Bench.plan(s, Map.of());
+        Sweep s = sweep(42, 5);
+        var tasks = s.plan(Map.of());
         assertEquals(6 * 5, tasks.size(), "a fresh JVM per combination and repetition");
         List<List<Combination>> orders = new ArrayList<>();
         for (int rep = 1; rep <= 5; rep++) {
@@ -58,17 +66,17 @@ class BenchPlanTest {
             orders.add(of.stream().map(t -> t.combination()).toList());
         }
         assertTrue(new HashSet<>(orders).size() > 1, "the order changes between repetitions: " + orders);
-        assertEquals(order(tasks), order(Bench.plan(sweep(42, 5), Map.of())), "the same seed, the same order");
-        assertNotEquals(order(tasks), order(Bench.plan(sweep(43, 5), Map.of())), "another seed, another order");
+        assertEquals(order(tasks), order(sweep(42, 5).plan(Map.of())), "the same seed, the same order");
+        assertNotEquals(order(tasks), order(sweep(43, 5).plan(Map.of())), "another seed, another order");
     }
 
     /** --resume: the repetitions runs.csv holds are not measured again, the rest are. */
     @Test
     void aResumeMeasuresOnlyTheMissingRepetitions() {
-        Bench.Sweep s = sweep(7, 3);
+        Sweep s = sweep(7, 3);
         Combination c = s.combinations().get(0);
         Point p = new Point(c, Page.STOCKS, 128, 0);
-        var tasks = Bench.plan(s, Map.of(PointRows.key(p), Set.of(1, 2)));
+        var tasks = s.plan(Map.of(PointRows.key(p), Set.of(1, 2)));
         long missing = tasks.stream().filter(t -> t.combination().equals(c))
                 .flatMap(t -> t.points().stream().map(q -> t.repetition() + " " + q.name()))
                 .filter(x -> x.endsWith(p.name())).count();
@@ -84,17 +92,16 @@ class BenchPlanTest {
     @Test
     void aResumeMeasuresAgainOnlyTheRepetitionsWhoseWindowWasNotValidOrDisturbed(@TempDir Path dir)
             throws IOException {
-        Bench.Sweep plain = sweep(7, 2);
-        Bench.Sweep s = new Bench.Sweep(plain.combinations().subList(0, 1), List.of(Page.STOCKS), List.of(128),
-                plain.rates(), plain.warmup(), plain.steady(), plain.duration(), 2, 7, plain.delay(), plain.timers(),
-                1, dir, List.of(), Map.of(), true, false, null, null);
+        Sweep plain = sweep(7, 2);
+        Sweep s = new Sweep(config(List.of(Page.STOCKS), List.of(128), POINTS.protocols(), POINTS.streams(), 2, 7,
+                dir, true), plain.combinations().subList(0, 1));
         Point p = new Point(s.combinations().get(0), Page.STOCKS, 128, 0);
         Path csv = dir.resolve(Repetitions.FILE);
         Summary.append(csv, RunsFileTest.window(1, 1000, 0));
         Summary.append(csv, RunsFileTest.invalid(2));
         RunsFile runs = new RunsFile(dir);
         runs.load();
-        List<String> planned = Bench.plan(s, runs.settled()).stream()
+        List<String> planned = s.plan(runs.settled()).stream()
                 .flatMap(t -> t.points().stream().map(q -> t.repetition() + " " + q.name())).toList();
         assertEquals(List.of("2 " + p.name()), planned, "the invalid window's repetition only");
 
@@ -105,7 +112,7 @@ class BenchPlanTest {
         Summary.append(csv, RunsFileTest.window(2, 1000, 0));
         RunsFile disturbed = new RunsFile(dir);
         disturbed.load();
-        planned = Bench.plan(s, disturbed.settled()).stream()
+        planned = s.plan(disturbed.settled()).stream()
                 .flatMap(t -> t.points().stream().map(q -> t.repetition() + " " + q.name())).toList();
         assertEquals(List.of("1 " + p.name()), planned, "the repetition that stayed disturbed only");
         assertEquals(Repetitions.DISTURBED, disturbed.measuredAgain(PointRows.key(p), 1));
@@ -117,11 +124,10 @@ class BenchPlanTest {
      */
     @Test
     void overHttp2EachStreamsCountIsAPointAndNotTheHttp1One() {
-        Bench.Sweep plain = sweep(7, 2);
-        Bench.Sweep s = new Bench.Sweep(plain.combinations().subList(0, 1), plain.pages(), plain.connections(),
-                plain.rates(), plain.warmup(), plain.steady(), plain.duration(), 2, 7, plain.delay(), plain.timers(),
-                1, plain.out(), List.of(), Map.of(), false, false, null, null, null, List.of(core.Protocol.H2C), List.of(1, 16));
-        var tasks = Bench.plan(s, Map.of());
+        Sweep plain = sweep(7, 2);
+        Sweep s = new Sweep(config(POINTS.pages(), POINTS.connections(), List.of(core.Protocol.H2C), List.of(1, 16),
+                2, 7, plain.out(), false), plain.combinations().subList(0, 1));
+        var tasks = s.plan(Map.of());
         tasks.forEach(t -> assertEquals(2 * 2 * 2, t.points().size(), "2 pages x 2 connection counts x 2 streams"));
         Combination c = s.combinations().get(0);
         Point h1 = new Point(c, Page.STOCKS, 8, 0);
@@ -129,10 +135,10 @@ class BenchPlanTest {
         assertEquals("-stocks-c8", h1.name().substring(h1.name().indexOf("-stocks-")), "names as before protocols");
         assertTrue(h2c.name().endsWith("-stocks-c8-h2c-s16"), h2c.name());
         assertNotEquals(PointRows.key(h1), PointRows.key(h2c));
-        assertEquals(2 * 8, Bench.plan(s, Map.of(PointRows.key(h1), Set.of(1, 2))).stream()
+        assertEquals(2 * 8, s.plan(Map.of(PointRows.key(h1), Set.of(1, 2))).stream()
                 .mapToInt(t -> t.points().size()).sum(), "the h1 point's repetitions are not the h2c point's");
         Point measured = new Point(c, Page.PRESENTATIONS, 1, 0, core.Protocol.H2C, 16);
-        assertEquals(2 * 8 - 1, Bench.plan(s, Map.of(PointRows.key(measured), Set.of(2))).stream()
+        assertEquals(2 * 8 - 1, s.plan(Map.of(PointRows.key(measured), Set.of(2))).stream()
                 .mapToInt(t -> t.points().size()).sum(), "its own repetition is");
     }
 
@@ -143,12 +149,11 @@ class BenchPlanTest {
      */
     @Test
     void protocolsAreInterleavedAServerJvmEachAndHttp1KeepsOneStream() {
-        Bench.Sweep plain = sweep(11, 4);
+        Sweep plain = sweep(11, 4);
         List<core.Protocol> three = List.of(core.Protocol.H1, core.Protocol.H2C, core.Protocol.H2);
-        Bench.Sweep s = new Bench.Sweep(plain.combinations().subList(0, 2), plain.pages(), plain.connections(),
-                plain.rates(), plain.warmup(), plain.steady(), plain.duration(), 4, 11, plain.delay(), plain.timers(),
-                1, plain.out(), List.of(), Map.of(), false, false, null, null, null, three, List.of(16));
-        var tasks = Bench.plan(s, Map.of());
+        Sweep s = new Sweep(config(POINTS.pages(), POINTS.connections(), three, List.of(16), 4, 11, plain.out(),
+                false), plain.combinations().subList(0, 2));
+        var tasks = s.plan(Map.of());
         assertEquals(4 * 2 * 3, tasks.size(), "a JVM per repetition, combination and protocol");
         for (var t : tasks) {
             assertEquals(4, t.points().size(), "2 pages x 2 connection counts x one streams count");
@@ -173,23 +178,20 @@ class BenchPlanTest {
         }
         assertTrue(interleaved, "protocols interleaved within a repetition: " + order(tasks));
 
-        Bench.Sweep one = new Bench.Sweep(plain.combinations(), plain.pages(), plain.connections(), plain.rates(),
-                plain.warmup(), plain.steady(), plain.duration(), 4, 11, plain.delay(), plain.timers(), 1,
-                plain.out(), List.of(), Map.of(), false, false, null, null, null, List.of(core.Protocol.H1),
-                List.of(1));
-        assertEquals(order(Bench.plan(plain, Map.of())), order(Bench.plan(one, Map.of())),
+        Sweep one = new Sweep(config(POINTS.pages(), POINTS.connections(), List.of(core.Protocol.H1), List.of(1), 4,
+                11, plain.out(), false), plain.combinations());
+        assertEquals(order(plain.plan(Map.of())), order(one.plan(Map.of())),
                 "one protocol: the order a seed gave before");
     }
 
     /** A foreign app is one more task per repetition, without a combination, its points named by its label. */
     @Test
     void aForeignAppIsATaskOfItsOwnInEveryRepetition() {
-        Bench.Sweep plain = sweep(7, 2);
+        Sweep plain = sweep(7, 2);
         ForeignApp app = new ForeignApp("webflux-app", Map.of(), Map.of(), Map.of(), -1);
-        Bench.Sweep s = new Bench.Sweep(plain.combinations().subList(0, 1), plain.pages(), plain.connections(),
-                plain.rates(), plain.warmup(), plain.steady(), plain.duration(), 2, 7, plain.delay(), plain.timers(),
-                1, plain.out(), List.of(), Map.of(), false, false, null, app);
-        var tasks = Bench.plan(s, Map.of());
+        Sweep s = new Sweep(plain.config(), plain.combinations().subList(0, 1), null, app,
+                plain.driver(), Map.of());
+        var tasks = s.plan(Map.of());
         assertEquals(2 * 2, tasks.size(), "the combination and the app, in each of 2 repetitions");
         var foreign = tasks.stream().filter(t -> t.combination() == null).toList();
         assertEquals(2, foreign.size());
@@ -198,7 +200,7 @@ class BenchPlanTest {
             assertTrue(p.name().startsWith("foreign-webflux-app-foreign-"), p.name());
         }));
         Point done = Point.foreign("webflux-app", Page.STOCKS, 128, 0);
-        assertEquals(4 * 4 - 1, Bench.plan(s, Map.of(PointRows.key(done), Set.of(1))).stream()
+        assertEquals(4 * 4 - 1, s.plan(Map.of(PointRows.key(done), Set.of(1))).stream()
                 .mapToInt(t -> t.points().size()).sum(), "a resume skips the app's measured repetitions too");
     }
 }

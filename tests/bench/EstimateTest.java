@@ -2,7 +2,6 @@ package bench;
 
 import cli.Registry;
 import core.Combination;
-import core.DataSource;
 import core.Page;
 import org.junit.jupiter.api.Test;
 
@@ -20,16 +19,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  */
 class EstimateTest {
 
-    private static Bench.Sweep sweep(int combinations, int repeat, LoadGenerator.Steady steady) {
+    /** {@code steady} null: a fixed warm-up of 15 s; else an adaptive one up to its cap. */
+    private static Sweep sweep(int combinations, int repeat, LoadGenerator.Steady steady) {
         List<Combination> chosen = Registry.combinations().subList(0, combinations);
-        return new Bench.Sweep(chosen, List.of(Page.STOCKS), List.of(128), List.of(), Duration.ofSeconds(15), steady,
-                Duration.ofSeconds(5), repeat, 1, Duration.ofMillis(1), DataSource.Timers.COMPUTATION, 1,
-                Path.of("unused"), List.of(), Map.of(), false, false, null, null);
+        BenchConfig config = BenchConfig.defaults().with(new BenchConfig.Windows(repeat, 1L, steady == null ? "15s"
+                : BenchConfig.AUTO, steady == null ? Duration.ofSeconds(60) : steady.max(), Duration.ofSeconds(5)))
+                .with(new BenchConfig.Folder(Path.of("unused"), false));
+        return new Sweep(config, chosen);
     }
 
-    private static Estimate estimate(Bench.Sweep s) {
-        return Estimate.of(Bench.plan(s, Map.of()).stream().map(t -> new Estimate.Repetition(t.combination(),
-                t.points().size())).toList(), s.warmup(), s.steady(), s.duration(), s.target() != null);
+    private static Estimate estimate(Sweep s) {
+        return s.estimate(s.plan(Map.of()));
     }
 
     @Test

@@ -38,7 +38,7 @@ class HyperfoilDriverTest {
 
     @BeforeAll
     static void prepare() throws Exception {
-        driver = HyperfoilDriver.prepare();
+        driver = new HyperfoilDriver().prepare();
     }
 
     private static Combination vertx() {

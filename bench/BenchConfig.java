@@ -1,0 +1,298 @@
+package bench;
+
+import core.CpuList;
+import core.DataSource;
+import core.Durations;
+import core.Page;
+import core.Protocol;
+import core.ServeConfig;
+import core.UsageException;
+import records.Provenance;
+import records.Repetitions;
+import records.ResultsFolder;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * Everything {@code bench} was asked for, validated: the one value its flags are parsed into (cli/BenchCommand), that
+ * the sweep runs ({@link Sweep}) and that writes itself back as bench's flags ({@link #args}). Its parts are named
+ * after what they set: the points of each combination, the windows and their repetitions, the servers started
+ * here, the load driver, the results folder, and a server running elsewhere. Each check fails with one sentence
+ * (exit 2); bench's defaults live here and nowhere else, as constants the flags' annotations refer to.
+ */
+public record BenchConfig(Points points, Windows windows, Servers servers, Load load, Folder folder,
+                          Running running) {
+
+    /** The most connections a point may have: what stress's streams scenario opens, within a 20,000 file limit. */
+    public static final int MAX_CONNECTIONS = 10_000;
+    public static final String DEFAULT_PAGES = "stocks";
+    /**
+     * One point per combination by default, at the published study's headline concurrency: with repetitions and a
+     * warm-up that reaches steady state, each point costs about half a minute per repetition, so the default spends
+     * the time on measuring carefully rather than on a curve (name more counts for one).
+     */
+    public static final String DEFAULT_CONNECTIONS = "128";
+    public static final String DEFAULT_STREAMS = "1";
+    /**
+     * Five: with three per side no rank test can reach p < 0.05 (the smallest two-sided Mann-Whitney p is 0.1),
+     * with five it is 0.008, so compare can tell a real difference; and 6 would first give a 95% interval for the
+     * median (five give their range, a 93.75% interval).
+     */
+    public static final String DEFAULT_REPEAT = "5";
+    public static final String AUTO = "auto";
+    public static final String DEFAULT_WARMUP = AUTO;
+    public static final String DEFAULT_WARMUP_MAX = "60s";
+    public static final String DEFAULT_DURATION = "5s";
+    public static final String DEFAULT_LOAD_THREADS = "1";
+    public static final String DEFAULT_DRIVER = LoadDrivers.DEFAULT;
+
+    /**
+     * What each combination is measured at: every page x connection count x rate (none: the closed loop), over each
+     * protocol (a server JVM of its own per protocol), HTTP/2's at each streams count in flight per connection.
+     */
+    public record Points(List<Page> pages, List<Integer> connections, List<Double> rates, List<Protocol> protocols,
+                         List<Integer> streams) {
+        public Points {
+            protocols = List.copyOf(new LinkedHashSet<>(protocols));   // a protocol named twice is measured once
+            if (protocols.isEmpty()) {
+                throw new IllegalArgumentException("a sweep measures over at least one protocol");
+            }
+        }
+
+        /** The streams per connection measured over {@code p}: HTTP/1.1 has one request in flight per connection. */
+        List<Integer> streams(Protocol p) {
+            return p.http2() ? streams : List.of(1);
+        }
+
+        /** Whether any point is measured over HTTP/2. */
+        boolean http2() {
+            return protocols.stream().anyMatch(Protocol::http2);
+        }
+    }
+
+    /**
+     * Each point's warm-up ({@link #AUTO}, adaptive up to {@code warmupMax}, or a fixed duration) and window, measured
+     * {@code repeat} times in an order shuffled from {@code seed} (null: a new one, chosen when the sweep starts).
+     */
+    public record Windows(int repeat, Long seed, String warmup, Duration warmupMax, Duration duration) {
+        /** Whether the warm-up adapts (--warmup=auto). */
+        public boolean auto() {
+            return warmup.equals(AUTO);
+        }
+
+        /** The fixed warm-up; zero when it adapts. */
+        public Duration fixedWarmup() {
+            return auto() ? Duration.ZERO : Durations.parse(warmup);
+        }
+
+        /** The adaptive warm-up's rule; null for a fixed one. */
+        public LoadGenerator.Steady steady() {
+            return auto() ? LoadGenerator.Steady.of(warmupMax) : null;
+        }
+    }
+
+    /**
+     * The servers bench starts: at this per-item delay and source scheduler (serve's defaults: bench measures them
+     * as they serve by default), pinned to {@code serverCpus} (null: anywhere) while bench runs on
+     * {@code clientCpus}, recorded with JFR, with the raw baseline beside each selection unless {@code noBaseline}.
+     */
+    public record Servers(Duration delay, DataSource.Timers timers, String serverCpus, String clientCpus, boolean jfr,
+                          boolean noBaseline) {
+    }
+
+    /** The load driver ({@link LoadDrivers}) and its threads; {@code export}: a folder to write benchmarks to. */
+    public record Load(String driver, int loadThreads, Path export, List<String> agents) {
+        public LoadDriver loadDriver() {
+            return LoadDrivers.byId(driver);
+        }
+    }
+
+    /** The results folder (null: results/ and a timestamp, chosen when the sweep starts); a sweep there goes on. */
+    public record Folder(Path out, boolean resume) {
+    }
+
+    /** A server already running at {@code target} (a URL as given; null: servers started here), a foreign app's label. */
+    public record Running(String target, String label) {
+    }
+
+    public BenchConfig {
+        if (points.connections().stream().anyMatch(c -> c < 1) || load.loadThreads() < 1) {
+            throw new UsageException("--connections and --load-threads take whole numbers of at least 1.");
+        }
+        if (points.connections().stream().anyMatch(c -> c > MAX_CONNECTIONS)) {
+            throw new UsageException("--connections takes at most " + MAX_CONNECTIONS + " per point.");
+        }
+        if (points.rates().stream().anyMatch(r -> r <= 0)) {
+            throw new UsageException("--rate takes positive requests per second.");
+        }
+        if (windows.duration().isZero()) {
+            throw new UsageException("--duration must be longer than 0.");
+        }
+        if (windows.repeat() < 1) {
+            throw new UsageException("--repeat takes a whole number of at least 1.");
+        }
+        if (!windows.auto()) {
+            try {   // written back as parsed, so that an equal warm-up is an equal configuration
+                windows = new Windows(windows.repeat(), windows.seed(), Durations.format(Durations.parse(
+                        windows.warmup())), windows.warmupMax(), windows.duration());
+            } catch (UsageException e) {
+                throw new UsageException("--warmup takes auto or a duration: " + e.getMessage());
+            }
+        }
+        Duration least = LoadGenerator.Steady.of(windows.warmupMax()).least();
+        if (windows.auto() && windows.warmupMax().compareTo(least) < 0) {
+            throw new UsageException("--warmup-max must be at least " + Durations.format(least) + ": auto compares"
+                    + " two blocks of " + LoadGenerator.Steady.WINDOWS + " one-second windows.");
+        }
+        LoadDriver driver = load.loadDriver();
+        if (load.export() != null && !(driver instanceof LoadDriver.Exports)) {
+            throw new UsageException("--export writes Hyperfoil benchmarks: add --driver=hyperfoil.");
+        }
+        if (!load.agents().isEmpty() && load.export() == null) {
+            throw new UsageException("--agents names the hosts of an exported benchmark: add --export=DIR.");
+        }
+        HyperfoilBenchmark.agents(load.agents());   // a malformed agent fails here, before the target is asked
+        if (load.export() != null && running.target() == null) {
+            throw new UsageException("--export needs --target=URL: the server the agents will load, running.");
+        }
+        if (load.export() != null && running.label() != null) {
+            throw new UsageException("--export writes the benchmarks of a PssrBench serve, not of a foreign app"
+                    + " (--label): measure it with --driver=hyperfoil on this machine instead.");
+        }
+        if (folder.resume() && folder.out() == null) {
+            throw new UsageException("--resume continues a sweep: name its folder with --out=DIR.");
+        }
+        if (running.target() != null && running.target().regionMatches(true, 0, "https:", 0, 6)) {
+            // --target resolves over TLS (its /info.json, --trust) for verify and browser, but bench's load generator
+            // and its byte check speak clear-text HTTP/1.1: refused before any request rather than failing on each.
+            throw new UsageException("bench measures over clear-text HTTP/1.1, its load generator has no TLS yet:"
+                    + " give an http:// --target (verify and browser take https://).");
+        }
+    }
+
+    /** bench with no flag: every part at its default. */
+    public static BenchConfig defaults() {
+        return new BenchConfig(new Points(List.of(Page.byId(DEFAULT_PAGES)), List.of(Integer.valueOf(
+                DEFAULT_CONNECTIONS)), List.of(), List.of(Protocol.byId(Protocol.DEFAULT_TEXT)),
+                List.of(Integer.valueOf(DEFAULT_STREAMS))),
+                new Windows(Integer.parseInt(DEFAULT_REPEAT), null, DEFAULT_WARMUP, Durations.parse(DEFAULT_WARMUP_MAX),
+                        Durations.parse(DEFAULT_DURATION)),
+                new Servers(ServeConfig.DEFAULT_DELAY, ServeConfig.DEFAULT_TIMERS, null, null, false, false),
+                new Load(DEFAULT_DRIVER, Integer.parseInt(DEFAULT_LOAD_THREADS), null, List.of()),
+                new Folder(null, false), new Running(null, null));
+    }
+
+    public BenchConfig with(Points p) {
+        return new BenchConfig(p, windows, servers, load, folder, running);
+    }
+
+    public BenchConfig with(Windows w) {
+        return new BenchConfig(points, w, servers, load, folder, running);
+    }
+
+    public BenchConfig with(Servers s) {
+        return new BenchConfig(points, windows, s, load, folder, running);
+    }
+
+    public BenchConfig with(Load l) {
+        return new BenchConfig(points, windows, servers, l, folder, running);
+    }
+
+    public BenchConfig with(Folder f) {
+        return new BenchConfig(points, windows, servers, load, f, running);
+    }
+
+    public BenchConfig with(Running r) {
+        return new BenchConfig(points, windows, servers, load, folder, r);
+    }
+
+    /**
+     * What is checked on this machine, after the flags agree with each other and before anything is started or
+     * written: the open files the connections need, the results folder ({@code out}: the one chosen), what a resume
+     * goes on from, and the CPU lists.
+     */
+    public void checkHere(Path out) throws java.io.IOException {
+        long files = Kernel.fileLimits()[0];   // the JVM raised its soft limit to the hard one at start
+        int most = points.connections().stream().mapToInt(Integer::intValue).max().orElse(1);
+        if (files >= 0 && files < most + 200L) {
+            throw new UsageException("--connections=" + most + " needs " + (most + 200) + " open files, and this"
+                    + " process may open " + files + " (the hard limit, ulimit -Hn): raise it or use fewer.");
+        }
+        ResultsFolder.checkWritable(out, "--out");
+        // Resumable: rows to go on from, or a sweep stopped before its first window (its provenance record only).
+        if (folder.resume() && !Files.isRegularFile(out.resolve("summary.csv"))
+                && !Files.isRegularFile(out.resolve(Repetitions.FILE)) && !ResultsFolder.hasRunOf(out, "bench")) {
+            throw new UsageException("nothing to resume: " + out + " has no summary.csv, " + Repetitions.FILE
+                    + " or bench record in " + Provenance.FILE + ".");
+        }
+        if (servers.serverCpus() != null) {
+            CpuList.check("--server-cpus", servers.serverCpus());
+        }
+        if (servers.clientCpus() != null) {
+            CpuList.check("--client-cpus", servers.clientCpus());
+        }
+    }
+
+    /**
+     * This configuration as bench's flags (after the word {@code bench}, the selection of combinations apart: it is
+     * the command's), each only where it differs from its default, which bench parses back into an equal value
+     * (BenchConfigTest): what a parent that starts bench writes, and what a log shows of a sweep.
+     */
+    public List<String> args() {
+        BenchConfig d = defaults();
+        List<String> args = new ArrayList<>();
+        add(args, "--page", points.pages(), d.points.pages(), Page::id);
+        add(args, "--connections", points.connections(), d.points.connections(), String::valueOf);
+        add(args, "--protocol", points.protocols(), d.points.protocols(), Protocol::id);
+        add(args, "--streams", points.streams(), d.points.streams(), String::valueOf);
+        add(args, "--rate", points.rates(), d.points.rates(), r -> r == Math.rint(r) ? String.valueOf(r.longValue())
+                : String.valueOf(r));
+        add(args, "--repeat", windows.repeat(), d.windows.repeat());
+        if (windows.seed() != null) {
+            args.add("--seed=" + windows.seed());
+        }
+        add(args, "--warmup", windows.warmup(), d.windows.warmup());
+        add(args, "--warmup-max", Durations.format(windows.warmupMax()), Durations.format(d.windows.warmupMax()));
+        add(args, "--duration", Durations.format(windows.duration()), Durations.format(d.windows.duration()));
+        add(args, "--source-scheduler", servers.timers().id(), d.servers.timers().id());
+        add(args, "--delay", Durations.format(servers.delay()), Durations.format(d.servers.delay()));
+        add(args, "--load-threads", load.loadThreads(), d.load.loadThreads());
+        add(args, "--server-cpus", servers.serverCpus(), null);
+        add(args, "--client-cpus", servers.clientCpus(), null);
+        add(args, "--out", folder.out(), null);
+        flag(args, "--resume", folder.resume());
+        flag(args, "--jfr", servers.jfr());
+        add(args, "--driver", load.driver(), d.load.driver());
+        add(args, "--export", load.export(), null);
+        add(args, "--agents", load.agents(), d.load.agents(), Function.identity());
+        flag(args, "--no-baseline", servers.noBaseline());
+        add(args, "--target", running.target(), null);
+        add(args, "--label", running.label(), null);
+        return args;
+    }
+
+    private static void add(List<String> args, String flag, Object value, Object byDefault) {
+        if (value != null && !value.equals(byDefault)) {
+            args.add(flag + "=" + value);
+        }
+    }
+
+    private static <T> void add(List<String> args, String flag, List<T> values, List<T> byDefault,
+                                Function<T, String> text) {
+        if (!values.equals(byDefault)) {
+            args.add(flag + "=" + String.join(",", values.stream().map(text).toList()));
+        }
+    }
+
+    private static void flag(List<String> args, String flag, boolean set) {
+        if (set) {
+            args.add(flag);
+        }
+    }
+}

@@ -1,0 +1,178 @@
+package bench;
+
+import core.Combination;
+import core.Durations;
+import core.Page;
+import core.Protocol;
+import records.Provenance;
+import records.Row;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+
+/**
+ * What {@link Bench} sweeps, and in what order: the configuration ({@link BenchConfig}, its seed and results folder
+ * chosen) and what the command resolved from it: the combinations (the baselines added), a server running elsewhere
+ * ({@code target}: its URL, null when bench starts the servers) or a foreign app ({@code foreign}, its task has no
+ * combination), the prepared load driver, and the flags as the user wrote them (provenance.json's).
+ */
+public record Sweep(BenchConfig config, List<Combination> combinations, URI target, ForeignApp foreign,
+                    LoadDriver driver, Map<String, Object> flags) {
+
+    public Sweep {
+        if (config.windows().seed() == null || config.folder().out() == null) {
+            throw new IllegalArgumentException("a sweep's seed and results folder are chosen before it starts");
+        }
+    }
+
+    /** The servers started here, the configuration's driver as it is (not prepared): enough for its plan. */
+    public Sweep(BenchConfig config, List<Combination> combinations) {
+        this(config, combinations, null, null, config.load().loadDriver(), Map.of());
+    }
+
+    /** The tool column of this sweep's rows: its driver's ({@code --driver}). */
+    public String tool() {
+        return driver.about().tool();
+    }
+
+    public BenchConfig.Points points() {
+        return config.points();
+    }
+
+    public BenchConfig.Windows windows() {
+        return config.windows();
+    }
+
+    public BenchConfig.Servers servers() {
+        return config.servers();
+    }
+
+    public Path out() {
+        return config.folder().out();
+    }
+
+    public int repeat() {
+        return config.windows().repeat();
+    }
+
+    public long seed() {
+        return config.windows().seed();
+    }
+
+    /** The command the servers started here run under: taskset on --server-cpus, or nothing. */
+    public List<String> serverCpuPrefix() {
+        String cpus = config.servers().serverCpus();
+        return cpus == null ? List.of() : List.of("taskset", "-c", cpus);
+    }
+
+    /** One repetition of one combination over one protocol (a server JVM): its points, pages in this order. */
+    record Task(int repetition, Combination combination, Protocol protocol, List<Point> points) {
+    }
+
+    /** What one server JVM serves in a repetition: a combination (null: the foreign app) over a protocol. */
+    record Unit(Combination combination, Protocol protocol) {
+    }
+
+    /**
+     * The repetitions still to measure ({@code done}: the repetitions already settled, by point key), in the order
+     * to measure them: repetition by repetition, the combinations and the pages shuffled for each from the seed (the
+     * connection counts and rates ascending within a page).
+     */
+    List<Task> plan(Map<String, Set<Integer>> done) {
+        BenchConfig.Points at = points();
+        List<Task> tasks = new ArrayList<>();
+        for (int rep = 1; rep <= repeat(); rep++) {
+            Random order = new Random(seed() * 31 + rep);
+            List<Combination> all = new ArrayList<>(combinations);
+            if (foreign != null) {
+                all.add(null);   // the foreign app's task: shuffled among the combinations
+            }
+            // Combination by combination, protocol by protocol: with one protocol the list (and so the order a seed
+            // gives) is the combinations' alone, as sweeps measured before --protocol took a list were ordered.
+            List<Unit> units = new ArrayList<>();
+            for (Combination c : all) {
+                at.protocols().forEach(p -> units.add(new Unit(c, p)));
+            }
+            Collections.shuffle(units, order);
+            for (Unit unit : units) {
+                Combination c = unit.combination();
+                List<Page> pages = new ArrayList<>(at.pages());
+                Collections.shuffle(pages, order);
+                List<Point> points = new ArrayList<>();
+                for (Page page : pages) {
+                    for (int connections : at.connections()) {
+                        for (int streams : at.streams(unit.protocol())) {
+                            for (double rate : at.rates().isEmpty() ? List.of(0.0) : at.rates()) {
+                                Point p = c == null ? Point.foreign(foreign.label(), page, connections, rate,
+                                        unit.protocol(), streams)
+                                        : new Point(c, page, connections, rate, unit.protocol(), streams);
+                                if (!done.getOrDefault(PointRows.key(tool(), p), Set.of()).contains(rep)) {
+                                    points.add(p);
+                                }
+                            }
+                        }
+                    }
+                }
+                if (!points.isEmpty()) {
+                    tasks.add(new Task(rep, c, unit.protocol(), points));
+                }
+            }
+        }
+        return tasks;
+    }
+
+    /** Every window of the plan, by point key and repetition. */
+    List<RunsFile.Planned> planned(List<Task> todo) {
+        return todo.stream().flatMap(t -> t.points().stream().map(p -> new RunsFile.Planned(
+                PointRows.key(tool(), p), t.repetition()))).toList();
+    }
+
+    /** How long the plan will take ({@link Estimate}). */
+    Estimate estimate(List<Task> todo) {
+        return Estimate.of(todo.stream().map(t -> new Estimate.Repetition(t.combination(), t.points().size()))
+                .toList(), windows().fixedWarmup(), windows().steady(), windows().duration(),
+                target != null || foreign != null);
+    }
+
+    /** This sweep's record in provenance.json (a resumed sweep adds its own: the machine may have changed). */
+    Map<String, Object> provenance() {
+        BenchConfig.Windows w = windows();
+        LoadGenerator.Steady steady = w.steady();
+        Map<String, Object> more = new LinkedHashMap<>();
+        more.put("server_cpus", String.join(" ", serverCpuPrefix()));
+        // What the servers ran with, defaults included (flags holds only what the user wrote).
+        more.put("delay", Durations.format(servers().delay()));
+        more.put("source_scheduler", servers().timers().id());
+        more.put("repeat", repeat());
+        more.put("seed", seed());
+        more.put("warmup", steady == null ? Durations.format(w.fixedWarmup())
+                : "auto: until " + steady.windows() + " one-second windows are within "
+                + Math.round(steady.tolerance() * 100) + "%, at most " + Durations.format(steady.max()));
+        more.put("duration", Durations.format(w.duration()));
+        // What the load generator spoke (every row says it too) and, over HTTP/2, how: its windows above all.
+        more.put("protocol", String.join(",", points().protocols().stream().map(Protocol::id).toList()));
+        more.put("streams", points().streams());
+        if (points().http2()) {
+            more.put("http2_client", H2Load.describe());
+        }
+        more.put("disturbed_when", "foreign CPU > " + Row.DISTURBED_FOREIGN_CPU + " cores or steal > "
+                + Row.DISTURBED_STEAL_PCT + "% over a measured window; measured again up to " + Row.DISTURBED_ATTEMPTS
+                + " windows in all");
+        // What each measured mode ran on, its threads named (the suspendable mode's coroutine dispatcher among them):
+        // the threads column counts every thread of the server JVM (/proc/PID/status), whatever started it.
+        Map<String, String> modes = new LinkedHashMap<>();
+        combinations.forEach(c -> modes.put(c.mode().id(), c.mode().summary()));
+        more.put("modes", modes);
+        Map<String, List<String>> jvmFlags = new LinkedHashMap<>();
+        combinations.forEach(c -> jvmFlags.put(c.server().id(), ServerProcess.jvmFlags(c.server())));
+        more.put("server_jvm_flags", jvmFlags);
+        return Provenance.record("bench", driver.about().provenance(), flags, more);
+    }
+}
