@@ -1,7 +1,7 @@
 # shellcheck shell=sh
 # Sourced by the other scripts: finds a JDK 21 or newer and exports JAVA_HOME and PATH for it.
 # Order: $PSSR_JAVA_HOME, $JAVA_HOME, the java on PATH, then the newest JDK under the usual install folders.
-# Fails with one sentence (exit 1) when there is none.
+# Fails with one sentence (exit 1) when there is none. Also quiets Maven's own warnings on that JDK (below).
 
 pssr_java_major() {
     # Prints the feature version of the JDK in $1 (from its release file), or nothing.
@@ -47,3 +47,16 @@ pssr_find_java() {
 }
 
 pssr_find_java
+
+# Maven runs on this JAVA_HOME, and its own libraries (Guava's AbstractFuture) call sun.misc.Unsafe's memory-access
+# methods, which JDK 24+ reports with four WARNING lines on every build, printed into the user's terminal by
+# scripts/pssrbench. Allowing that access for Maven's JVM alone (MAVEN_OPTS, the user's own options kept) silences
+# those lines and nothing else: build errors and the project's own warnings are printed as before. JDK 21 and 22 do
+# not know the flag (the JVM would refuse to start), and do not warn, so it is added on JDK 23+ only.
+pssr_maven_unsafe=$(pssr_java_major "$JAVA_HOME")
+if [ -n "$pssr_maven_unsafe" ] && [ "$pssr_maven_unsafe" -ge 23 ]; then
+    case " ${MAVEN_OPTS:-} " in
+        *" --sun-misc-unsafe-memory-access="*) ;;
+        *) MAVEN_OPTS="${MAVEN_OPTS:+$MAVEN_OPTS }--sun-misc-unsafe-memory-access=allow"; export MAVEN_OPTS ;;
+    esac
+fi

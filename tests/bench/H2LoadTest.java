@@ -7,6 +7,7 @@ import core.Protocol;
 import core.ServeConfig;
 import core.Server;
 import core.Site;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import records.Row;
@@ -157,6 +158,7 @@ class H2LoadTest {
      * bytes checked over HTTP/1.1 on the same TLS port, the point measured over h2 trusting that certificate alone.
      */
     @Test
+    @Tag("slow")   // the server in a JVM of its own: the full tier's, as the quick one is in-process
     void aPointOverH2TrustsTheCertificateBenchMadeForItsServer(@TempDir Path out) throws Exception {
         Combination c = netty();
         Path log = Files.createDirectories(out.resolve("logs")).resolve("server.log");

@@ -11,6 +11,7 @@ import records.Row;
 import records.Summary;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,6 +48,7 @@ class HyperfoilDriverTest {
     }
 
     @Test
+    @Tag("slow")   // Hyperfoil's parser runs in a JVM of its own: the full tier's, as the quick one is in-process
     void theBenchmarksParseWithHyperfoilsOwnParserAgentsIncluded(@TempDir Path dir) throws Exception {
         URI base = URI.create("http://server.example:8080/");
         Point closed = new Point(vertx(), Page.STOCKS, 128, 0);
@@ -115,6 +117,7 @@ class HyperfoilDriverTest {
      * back by the import, and imported into a results folder that report renders.
      */
     @Test
+    @Tag("slow")   // a server JVM and a Hyperfoil JVM: the full tier's, as the quick one is in-process
     void anEmbeddedRunOfARealServerGivesARowAndItsExportImports(@TempDir Path out) throws Exception {
         Combination c = vertx();
         try (ServerProcess server = ServerProcess.serve(ServeConfig.of(c, Duration.ofMillis(1)),
