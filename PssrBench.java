@@ -48,7 +48,7 @@
 //DEPS io.jstach:jstachio-apt:1.3.7
 // JDK 23+ no longer runs annotation processors found on the class path unless asked to.
 //JAVAC_OPTIONS -proc:full
-//SOURCES core/*.java engines/*.java servers/*.java modes/*.java client/*.java verify/*.java records/*.java bench/*.java browser/*.java stress/*.java cli/*.java
+//SOURCES base/*.java model/*.java client/*.java http/*.java site/*.java engines/*.java servers/*.java modes/*.java harness/*.java load/*.java verify/*.java tables/*.java stats/*.java importers/*.java report/*.java bench/*.java browser/*.java stress/*.java cli/*.java
 //FILES templates/=templates/
 //FILES data/=data/
 //FILES assets/=assets/

@@ -1,15 +1,16 @@
 package bench;
 
-import core.Combination;
-import core.Engine;
-import core.Page;
-import core.Server;
-import core.UsageException;
-import records.Provenance;
-import records.Repetitions;
-import records.Report;
-import records.Row;
-import records.Summary;
+import base.UsageException;
+import harness.ServerProcess;
+import model.Engine;
+import model.Page;
+import report.Report;
+import site.Combination;
+import site.Server;
+import stats.Repetitions;
+import tables.Provenance;
+import tables.Row;
+import tables.Summary;
 import verify.Reference;
 
 import java.io.IOException;
@@ -114,7 +115,7 @@ public final class Bench {
         Path runsCsv = sweep.out().resolve(Repetitions.FILE);
         // A sweep stopped before its first window left only its provenance record: still a sweep, to --resume.
         boolean earlier = Files.exists(runsCsv) || Files.exists(csv) && Files.size(csv) > 0
-                || records.ResultsFolder.hasRunOf(sweep.out(), "bench");
+                || tables.ResultsFolder.hasRunOf(sweep.out(), "bench");
         if (earlier && !sweep.config().folder().resume()) {
             throw new UsageException(sweep.out() + " already holds a sweep; continue it with --resume or choose"
                     + " another --out.");
@@ -181,7 +182,7 @@ public final class Bench {
             String unverified = verified.get(unit).isEmpty() ? null : verified.get(unit);
             Path log = unused(sweep.out().resolve("logs"), Point.label(c, task.protocol()) + ".rep"
                     + task.repetition(), ".server.log");
-            try (ServerProcess server = ServerProcess.start(core.ServeConfig.of(c, sweep.servers().delay())
+            try (ServerProcess server = ServerProcess.start(site.ServeConfig.of(c, sweep.servers().delay())
                     .withTimers(sweep.servers().timers()).withProtocol(task.protocol()), sweep.serverCpuPrefix(), log)) {
                 String problem = unverified != null ? unverified
                         : CombinationCheck.checkBytes(server.base(), server.tls(), expected);

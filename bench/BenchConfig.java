@@ -1,15 +1,17 @@
 package bench;
 
-import core.CpuList;
-import core.DataSource;
-import core.Durations;
-import core.Page;
-import core.Protocol;
-import core.ServeConfig;
-import core.UsageException;
-import records.Provenance;
-import records.Repetitions;
-import records.ResultsFolder;
+import base.Durations;
+import base.UsageException;
+import harness.CpuList;
+import harness.Kernel;
+import http.Protocol;
+import load.LoadGenerator;
+import model.DataSource;
+import model.Page;
+import site.ServeConfig;
+import stats.Repetitions;
+import tables.Provenance;
+import tables.ResultsFolder;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,9 +1,9 @@
 package bench;
 
-import core.Durations;
-import records.Repetitions;
-import records.Row;
-import records.Summary;
+import base.Durations;
+import stats.Repetitions;
+import tables.Row;
+import tables.Summary;
 
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -34,11 +34,11 @@ final class BenchConsole {
 
     /** The first line: how many servers and windows, and how long they will take. */
     void plan(int total, Estimate estimate) {
-        List<core.Protocol> protocols = sweep.points().protocols();
+        List<http.Protocol> protocols = sweep.points().protocols();
         console.printf(Locale.ROOT, "bench: %d combinations x %d repetitions%s, %d windows to measure: %s%n",
                 sweep.combinations().size() + (sweep.foreign() != null ? 1 : 0), sweep.repeat(),
                 protocols.size() == 1 ? "" : " x " + protocols.size() + " protocols (" + String.join(
-                        ", ", protocols.stream().map(core.Protocol::id).toList()) + ", interleaved)",
+                        ", ", protocols.stream().map(http.Protocol::id).toList()) + ", interleaved)",
                 total, estimate.describe(sweep.windows().steady()));
         console.flush();
     }
@@ -58,7 +58,7 @@ final class BenchConsole {
                 Math.round(elapsed / 1e9 / (done - 1) * (total - done + 1))));
         console.printf(Locale.ROOT, "bench: %d/%d repetition %d/%d %s %s c%d%s %s (ETA %s)%n", done, total,
                 repetition, sweep.repeat(), p.describe(), p.page().id(), p.connections(),
-                p.protocol() == core.Protocol.H1 && p.streams() == 1 ? "" : " " + p.protocol().id() + " x"
+                p.protocol() == http.Protocol.H1 && p.streams() == 1 ? "" : " " + p.protocol().id() + " x"
                         + p.streams() + " streams",
                 p.rate() > 0 ? "rate " + (long) p.rate() + "/s" : "closed loop", eta);
         console.flush();

@@ -1,9 +1,11 @@
 package bench;
 
-import core.Combination;
-import core.Engine;
-import core.Page;
-import core.ServeConfig;
+import base.Durations;
+import harness.ServerProcess;
+import model.Engine;
+import model.Page;
+import site.Combination;
+import site.ServeConfig;
 
 import java.io.IOException;
 import java.net.URI;
@@ -59,14 +61,14 @@ final class CombinationCheck {
      * null; its output is kept in logs/.
      */
     String verify(Combination c) throws IOException, InterruptedException {
-        return verify(c, core.Protocol.H1);
+        return verify(c, http.Protocol.H1);
     }
 
     /**
      * The same over {@code protocol}: verify starts the combination speaking it and checks it with a client that
      * speaks it (the point's load generator measures over it).
      */
-    String verify(Combination c, core.Protocol protocol) throws IOException, InterruptedException {
+    String verify(Combination c, http.Protocol protocol) throws IOException, InterruptedException {
         Path log = logs.resolve(Point.label(c, protocol) + ".verify.log");   // one per protocol verified over
         Process p = new ProcessBuilder(ServerProcess.command(List.of(), verifyArgs(c, protocol)
                 .toArray(String[]::new)))
@@ -104,14 +106,14 @@ final class CombinationCheck {
      * --delay always (verify's default is not serve's).
      */
     static List<String> verifyArgs(Combination c) {
-        return verifyArgs(c, core.Protocol.H1);
+        return verifyArgs(c, http.Protocol.H1);
     }
 
     /** The same with serve's --protocol where it is not HTTP/1.1 (verify shares it). */
-    static List<String> verifyArgs(Combination c, core.Protocol protocol) {
+    static List<String> verifyArgs(Combination c, http.Protocol protocol) {
         List<String> args = new ArrayList<>(List.of("verify"));
         args.addAll(ServeConfig.defaults(c).withProtocol(protocol).args());
-        args.add("--delay=" + core.Durations.format(DELAY));
+        args.add("--delay=" + Durations.format(DELAY));
         args.add("--concurrency=" + CONCURRENCY);
         return args;
     }
@@ -120,7 +122,7 @@ final class CombinationCheck {
      * The served pages at the measured delay must be byte-identical to the engines' rendering; over HTTP/1.1, which
      * every port offers (over TLS too), trusting exactly {@code tls}'s certificate (null: in clear text).
      */
-    static String checkBytes(URI base, core.Tls tls, Map<Page, Map<Engine, byte[]>> expected)
+    static String checkBytes(URI base, http.Tls tls, Map<Page, Map<Engine, byte[]>> expected)
             throws InterruptedException {
         HttpClient.Builder builder = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1);
         HttpClient client = (tls == null ? builder : builder.sslContext(tls.trustingContext())).build();

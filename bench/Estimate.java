@@ -1,6 +1,7 @@
 package bench;
 
-import core.Combination;
+import load.LoadGenerator;
+import site.Combination;
 
 import java.time.Duration;
 import java.util.HashSet;
@@ -75,7 +76,7 @@ record Estimate(double typicalSeconds, double mostSeconds) {
             return about;
         }
         return about + " (up to " + minutes(mostSeconds) + " if every warm-up runs to --warmup-max, "
-                + core.Durations.format(steady.max()) + ")";
+                + base.Durations.format(steady.max()) + ")";
     }
 
     private static String minutes(double seconds) {

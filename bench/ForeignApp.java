@@ -1,6 +1,6 @@
 package bench;
 
-import core.Page;
+import model.Page;
 
 import java.net.URI;
 import java.util.Map;
@@ -21,9 +21,9 @@ public record ForeignApp(String label, Map<Page<?>, URI> uris, Map<Page<?>, byte
                          Map<Page<?>, Integer> firstItemEnds, long pid) {
 
     /** The server column of a foreign app's rows (no PssrBench server has this id). */
-    public static final String SERVER = records.Row.FOREIGN;
+    public static final String SERVER = tables.Row.FOREIGN;
     /** The mode column of a foreign app's rows: how it renders is its own. */
-    public static final String MODE = records.Row.FOREIGN;
+    public static final String MODE = tables.Row.FOREIGN;
 
     public ForeignApp {
         uris = Map.copyOf(uris);

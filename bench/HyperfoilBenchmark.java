@@ -1,6 +1,7 @@
 package bench;
 
-import core.UsageException;
+import base.UsageException;
+import load.LoadGenerator;
 
 import java.net.URI;
 import java.time.Duration;
@@ -23,7 +24,7 @@ import java.util.regex.Pattern;
  * every open-loop request from its intended start (it is coordinated-omission aware). With {@code agents} (a
  * Hyperfoil cluster) the controller splits the users and the rate evenly across them.
  *
- * <p>The benchmark's name carries the point ({@link #name}, read back by {@link records.HyperfoilImport}), since the
+ * <p>The benchmark's name carries the point ({@link #name}, read back by {@link importers.HyperfoilImport}), since the
  * name is what Hyperfoil's JSON export keeps ({@code info.benchmark}).
  */
 public final class HyperfoilBenchmark {
@@ -107,7 +108,7 @@ public final class HyperfoilBenchmark {
         return agents;
     }
 
-    /** {@code pssr.SERVER.ENGINE.MODE.PAGE.cN[.rR]}: what {@link records.HyperfoilImport#point} reads back. */
+    /** {@code pssr.SERVER.ENGINE.MODE.PAGE.cN[.rR]}: what {@link importers.HyperfoilImport#point} reads back. */
     static String name(Point p) {
         var c = p.combination();
         return String.join(".", "pssr", c.server().id(), c.engine().id(), c.mode().id(), p.page().id(),

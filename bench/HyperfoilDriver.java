@@ -1,7 +1,13 @@
 package bench;
 
+import base.AtomicFile;
+import base.Durations;
+import base.UsageException;
+import importers.HyperfoilImport;
+import load.LoadGenerator;
+import load.LoadWorker;
+
 import org.HdrHistogram.Histogram;
-import records.HyperfoilImport;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -81,7 +87,7 @@ public final class HyperfoilDriver implements LoadDriver, LoadDriver.Exports {
         Path yaml = dir.resolve(name + ".hf.yaml");
         // As many event-loop threads as PssrBench's generator uses for the point (--load-threads, at most one per
         // connection).
-        core.AtomicFile.write(yaml, HyperfoilBenchmark.yamlAt(p, plan.uri(), w, plan.duration(),
+        AtomicFile.write(yaml, HyperfoilBenchmark.yamlAt(p, plan.uri(), w, plan.duration(),
                 Duration.ofSeconds(10), List.of(), plan.threads()));
         return run(yaml, dir.resolve(name + ".json"), out.resolve("logs/" + name + ".hyperfoil.log"),
                 w.toNanos() / 1e9, stopped, measuring);
@@ -91,7 +97,7 @@ public final class HyperfoilDriver implements LoadDriver, LoadDriver.Exports {
     @Override
     public String remark(LoadGenerator.Steady steady) {
         String note = HyperfoilImport.NOTE + " (Hyperfoil " + VERSION + ", its own JVM)";
-        return steady == null ? note : note + "; fixed warm-up of " + core.Durations.format(steady.least())
+        return steady == null ? note : note + "; fixed warm-up of " + Durations.format(steady.least())
                 + " (--warmup=auto adapts with PssrBench's own generator only)";
     }
 
@@ -131,7 +137,7 @@ public final class HyperfoilDriver implements LoadDriver, LoadDriver.Exports {
                 p = new ProcessBuilder(mvn).redirectErrorStream(true).redirectOutput(dir.resolve("mvn.log").toFile())
                         .start();
             } catch (IOException e) {
-                throw new core.UsageException("--driver=hyperfoil needs Maven (mvn on the PATH) to fetch"
+                throw new UsageException("--driver=hyperfoil needs Maven (mvn on the PATH) to fetch"
                         + " io.hyperfoil:hyperfoil-http:" + VERSION + " and its dependencies: " + e.getMessage());
             }
             if (p.waitFor() != 0 || !Files.isRegularFile(cpFile)) {
@@ -153,7 +159,7 @@ public final class HyperfoilDriver implements LoadDriver, LoadDriver.Exports {
         if (!Files.isRegularFile(source) || !java.util.Arrays.equals(Files.readAllBytes(source), runner)
                 || !Files.isRegularFile(classes.resolve("HyperfoilRunner.class"))) {
             Files.write(source, runner);
-            ToolProvider javac = ToolProvider.findFirst("javac").orElseThrow(() -> new core.UsageException(
+            ToolProvider javac = ToolProvider.findFirst("javac").orElseThrow(() -> new UsageException(
                     "--driver=hyperfoil needs a JDK (javac), not a JRE, to compile its runner."));
             java.io.StringWriter errors = new java.io.StringWriter();
             java.io.PrintWriter w = new java.io.PrintWriter(errors);
@@ -254,17 +260,17 @@ public final class HyperfoilDriver implements LoadDriver, LoadDriver.Exports {
      * each checked with Hyperfoil's own parser. Returns the files written.
      */
     @Override
-    public List<Path> export(core.Combination combination, List<core.Page> pages, List<Integer> connections,
+    public List<Path> export(site.Combination combination, List<model.Page> pages, List<Integer> connections,
                              List<Double> rates, URI base, Duration warmup, LoadGenerator.Steady steady,
                              Duration duration, List<String> agents, Path dir) throws IOException, InterruptedException {
         Files.createDirectories(dir);
         List<Path> written = new ArrayList<>();
-        for (core.Page page : pages) {
+        for (model.Page page : pages) {
             for (int c : connections) {
                 for (double rate : rates.isEmpty() ? List.of(0.0) : rates) {
                     Point p = new Point(combination, page, c, rate);
                     Path file = dir.resolve(HyperfoilBenchmark.name(p) + ".hf.yaml");
-                    core.AtomicFile.write(file, HyperfoilBenchmark.yaml(p, base,
+                    AtomicFile.write(file, HyperfoilBenchmark.yaml(p, base,
                             HyperfoilBenchmark.warmup(warmup, steady), duration, Duration.ofSeconds(10), agents, 0));
                     parse(file);   // Hyperfoil's parser accepts it, agents included, or this fails
                     written.add(file);

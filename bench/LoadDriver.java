@@ -1,5 +1,7 @@
 package bench;
 
+import load.LoadGenerator;
+
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
@@ -59,7 +61,7 @@ public interface LoadDriver {
          * Every point of {@code combination} (pages x connections x rates; no rate: the closed loop) written to
          * {@code dir} for the {@code agents} that load the server at {@code base}; returns the files written.
          */
-        List<Path> export(core.Combination combination, List<core.Page> pages, List<Integer> connections,
+        List<Path> export(site.Combination combination, List<model.Page> pages, List<Integer> connections,
                           List<Double> rates, URI base, Duration warmup, LoadGenerator.Steady steady,
                           Duration duration, List<String> agents, Path dir) throws IOException, InterruptedException;
     }

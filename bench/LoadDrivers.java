@@ -1,6 +1,6 @@
 package bench;
 
-import core.UsageException;
+import base.UsageException;
 
 import java.util.List;
 

@@ -1,8 +1,8 @@
 package bench;
 
-import core.Combination;
-import core.Page;
-import core.Protocol;
+import http.Protocol;
+import model.Page;
+import site.Combination;
 
 /**
  * One measured point of a sweep: a combination, a page, a connection count and a rate (0: the closed loop), over a

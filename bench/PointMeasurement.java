@@ -1,8 +1,17 @@
 package bench;
 
-import core.ListenAddress;
-import core.Page;
-import records.Row;
+import base.AtomicFile;
+import base.Durations;
+import harness.CpuWatch;
+import harness.Kernel;
+import harness.ServerJmx;
+import harness.ServerProcess;
+import http.ListenAddress;
+import load.LoadGenerator;
+import load.WrongResponses;
+import model.Page;
+import tables.Row;
+
 import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
@@ -191,7 +200,7 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
         }
         if (!r.steady() && steady != null) {
             remark = (remark == null || remark.isEmpty() ? "" : remark + "; ") + "no steady state within the "
-                    + core.Durations.format(steady.max()) + " warm-up cap";
+                    + Durations.format(steady.max()) + " warm-up cap";
         }
         if (r.serverCloses() > 0) {
             remark = (remark == null || remark.isEmpty() ? "" : remark + "; ") + (p.protocol().http2()
@@ -275,11 +284,11 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
             csv.append(i + 1).append(',').append(r.warmupCounts().get(i)).append('\n');
         }
         Files.createDirectories(out.resolve("logs"));
-        core.AtomicFile.write(out.resolve("logs/" + name + ".warmup.csv"), csv);
+        AtomicFile.write(out.resolve("logs/" + name + ".warmup.csv"), csv);
     }
 
     private void writeHgrm(String name, Histogram h) throws IOException {
-        core.AtomicFile.write(out.resolve("hgrm/" + name + ".hgrm"), stream -> {
+        AtomicFile.write(out.resolve("hgrm/" + name + ".hgrm"), stream -> {
             PrintStream file = new PrintStream(stream, false, StandardCharsets.UTF_8);
             h.outputPercentileDistribution(file, 1000.0);   // microseconds recorded, milliseconds written
             file.flush();

@@ -1,8 +1,12 @@
 package bench;
 
-import core.Combination;
-import records.Row;
-import records.RowBuilder;
+import harness.CpuWatch;
+import harness.ServerJmx;
+import load.LoadGenerator;
+import site.Combination;
+import tables.Row;
+import tables.RowBuilder;
+
 import org.HdrHistogram.Histogram;
 
 import java.util.HashMap;

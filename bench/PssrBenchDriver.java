@@ -1,5 +1,7 @@
 package bench;
 
+import load.LoadGenerator;
+
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.function.BooleanSupplier;

@@ -1,8 +1,8 @@
 package bench;
 
-import records.Repetitions;
-import records.Row;
-import records.Summary;
+import stats.Repetitions;
+import tables.Row;
+import tables.Summary;
 
 import java.io.IOException;
 import java.nio.file.Path;

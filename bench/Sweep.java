@@ -1,11 +1,14 @@
 package bench;
 
-import core.Combination;
-import core.Durations;
-import core.Page;
-import core.Protocol;
-import records.Provenance;
-import records.Row;
+import base.Durations;
+import harness.ServerProcess;
+import http.Protocol;
+import load.H2Load;
+import load.LoadGenerator;
+import model.Page;
+import site.Combination;
+import tables.Provenance;
+import tables.Row;
 
 import java.net.URI;
 import java.nio.file.Path;

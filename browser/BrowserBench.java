@@ -1,18 +1,18 @@
 package browser;
 
-import bench.ServerProcess;
-import core.Combination;
-import core.Demo;
-import core.Durations;
-import core.Mode;
-import core.Page;
-import core.Protocol;
-import records.BrowserCsv;
-import records.BrowserRow;
-import records.BrowserRun;
-import records.Milestone;
-import records.Provenance;
-import records.Report;
+import base.Durations;
+import harness.ServerProcess;
+import http.Protocol;
+import model.Mode;
+import model.Page;
+import report.Report;
+import site.Combination;
+import site.Demo;
+import tables.BrowserCsv;
+import tables.BrowserRow;
+import tables.BrowserRun;
+import tables.Milestone;
+import tables.Provenance;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -40,7 +40,7 @@ public final class BrowserBench {
 
     /**
      * browser's --delay as written: one at which each item's arrival shows in a browser (a paint takes a frame,
-     * ~17 ms). Not serve's default ({@link core.ServeConfig#DEFAULT_DELAY}) on purpose.
+     * ~17 ms). Not serve's default ({@link site.ServeConfig#DEFAULT_DELAY}) on purpose.
      */
     public static final String DEFAULT_DELAY_TEXT = "200ms";
 
@@ -282,11 +282,11 @@ public final class BrowserBench {
                            int run) {
         int items = page.items().size();
         Duration timeout = plan.delay().multipliedBy(items).plusSeconds(30);
-        bench.CpuWatch.Mark before = bench.CpuWatch.markTree();
+        harness.CpuWatch.Mark before = harness.CpuWatch.markTree();
         Chromium.Loaded l = chromium.load(server.url(page), page.itemSelector(), items, timeout,
                 Chromium.nextHop(g.protocol()));
         // What the rest of the machine did meanwhile: this JVM, the servers and the browser are the measured ones.
-        bench.CpuWatch.Conditions during = bench.CpuWatch.between(before, bench.CpuWatch.markTree());
+        harness.CpuWatch.Conditions during = harness.CpuWatch.between(before, harness.CpuWatch.markTree());
         BrowserRun r = new BrowserRun(c.server().id(), c.engine().id(), c.mode().id(), page.id(), g.protocol().id(),
                 run, l.ms(), l.itemsSeen(), l.status(), l.problem(),
                 plan.target() == null ? during.foreignCores() : Double.NaN);   // a --target server is not ours

@@ -1,9 +1,9 @@
 package browser;
 
-import core.Durations;
-import records.BrowserRow;
-import records.Milestone;
-import records.Provenance;
+import base.Durations;
+import tables.BrowserRow;
+import tables.Milestone;
+import tables.Provenance;
 
 import java.io.IOException;
 import java.io.PrintWriter;

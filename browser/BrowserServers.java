@@ -1,10 +1,10 @@
 package browser;
 
-import bench.ServerProcess;
-import core.Combination;
-import core.Page;
-import core.Protocol;
-import core.ServeConfig;
+import harness.ServerProcess;
+import http.Protocol;
+import model.Page;
+import site.Combination;
+import site.ServeConfig;
 
 import java.io.IOException;
 import java.net.URI;

@@ -1,7 +1,8 @@
 package browser;
 
-import core.ServeConfig;
-import core.Tls;
+import http.Tls;
+import site.ServeConfig;
+
 import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
 import org.bouncycastle.openssl.jcajce.JcaPKCS8Generator;
 

@@ -1,14 +1,14 @@
 package browser;
 
-import core.Failure;
-import core.UsageException;
+import base.Failure;
+import base.UsageException;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WindowType;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
-import records.Milestone;
+import tables.Milestone;
 
 import java.io.File;
 import java.io.IOException;
@@ -126,7 +126,7 @@ public final class Chromium implements AutoCloseable {
 
     /**
      * The same, the browser accepting the certificates whose public keys hash to {@code trustedKeys} (SHA-256 of
-     * the SubjectPublicKeyInfo, base64: {@code --trust}'s, core.Tls#publicKeyHashes) beside its own trust store,
+     * the SubjectPublicKeyInfo, base64: {@code --trust}'s, http.Tls#publicKeyHashes) beside its own trust store,
      * through Chromium's {@code --ignore-certificate-errors-spki-list} (which needs the profile of
      * {@code --user-data-dir}): exactly those keys, never every certificate.
      */
@@ -181,7 +181,7 @@ public final class Chromium implements AutoCloseable {
      * name) when it was asked over {@code protocol}: "h2" for HTTP/2, "http/1.1" for HTTP/1.1 in clear text or over
      * TLS. Not for h2c, which Chromium does not speak (it would load such a port over HTTP/1.1).
      */
-    public static String nextHop(core.Protocol protocol) {
+    public static String nextHop(http.Protocol protocol) {
         if (protocol.http2() && !protocol.tls()) {
             throw new IllegalArgumentException("Chromium speaks HTTP/2 only over TLS, not " + protocol.id());
         }

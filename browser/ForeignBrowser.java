@@ -1,14 +1,14 @@
 package browser;
 
-import core.Page;
-import core.Protocol;
-import records.BrowserCsv;
-import records.BrowserRow;
-import records.BrowserRun;
-import records.Milestone;
-import records.Provenance;
-import records.Report;
-import records.Row;
+import http.Protocol;
+import model.Page;
+import report.Report;
+import tables.BrowserCsv;
+import tables.BrowserRow;
+import tables.BrowserRun;
+import tables.Milestone;
+import tables.Provenance;
+import tables.Row;
 
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -1,22 +1,23 @@
 package cli;
 
+import base.Durations;
+import base.UsageException;
 import bench.Bench;
 import bench.BenchConfig;
-import bench.LoadGenerator;
 import bench.LoadDriver;
 import bench.LoadDrivers;
 import bench.Sweep;
-import core.Combination;
-import core.DataSource;
-import core.CpuList;
-import core.Durations;
-import core.Logs;
-import core.Page;
-import core.Protocol;
-import records.Provenance;
-import core.ServeConfig;
-import core.Signals;
-import core.UsageException;
+import harness.CpuList;
+import harness.Signals;
+import http.Protocol;
+import load.LoadGenerator;
+import model.DataSource;
+import model.Page;
+import site.Combination;
+import site.Logs;
+import site.ServeConfig;
+import tables.Provenance;
+
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

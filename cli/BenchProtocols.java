@@ -1,8 +1,8 @@
 package cli;
 
-import core.Combination;
-import core.Protocol;
-import core.UsageException;
+import base.UsageException;
+import http.Protocol;
+import site.Combination;
 
 import java.util.List;
 
@@ -85,7 +85,7 @@ final class BenchProtocols {
         Protocol port = running.config().protocol();
         if (port != p) {
             throw new UsageException("the server at " + running.url() + " speaks " + port.id() + " (its "
-                    + core.ServerInfo.PATH + "), not --protocol=" + p.id() + ".");
+                    + site.ServerInfo.PATH + "), not --protocol=" + p.id() + ".");
         }
     }
 }

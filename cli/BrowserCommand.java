@@ -1,22 +1,23 @@
 package cli;
 
+import base.Durations;
+import base.UsageException;
 import browser.BrowserBench;
-import browser.ForeignBrowser;
 import browser.Chromium;
-import core.Combination;
-import core.Demo;
-import core.Durations;
-import core.Logs;
-import core.Page;
-import core.Protocol;
-import core.Signals;
-import core.UsageException;
+import browser.ForeignBrowser;
+import harness.Signals;
+import http.Protocol;
+import model.Page;
+import site.Combination;
+import site.Demo;
+import site.Logs;
+import tables.BrowserCsv;
+import tables.Provenance;
+import tables.ResultsFolder;
+
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import records.BrowserCsv;
-import records.Provenance;
-import records.ResultsFolder;
 
 import java.net.URI;
 import java.nio.file.Files;
@@ -142,7 +143,7 @@ final class BrowserCommand implements Callable<Integer> {
         BrowserBench bench = new BrowserBench(new BrowserBench.Plan(chosen, Registry.buffered(), chosenPages, runs,
                 measuredDelay, folder, binaries, flags, target, bufferedTarget, Registry.baselineId(),
                 running == null ? overs : List.of(Protocol.H1),
-                selection.trust == null ? List.of() : core.Tls.publicKeyHashes(selection.trust)),
+                selection.trust == null ? List.of() : http.Tls.publicKeyHashes(selection.trust)),
                 spec.commandLine().getOut());
         Runnable restoreSignals = Signals.onTermination(bench::stop);
         try {
@@ -174,10 +175,10 @@ final class BrowserCommand implements Callable<Integer> {
      * would refuse it); a protocol none of the selected servers speaks is a usage error naming those that do.
      */
     static List<String> speaking(List<Combination> chosen, List<Protocol> protocols) {
-        List<core.Server> servers = chosen.stream().map(Combination::server).distinct().toList();
+        List<site.Server> servers = chosen.stream().map(Combination::server).distinct().toList();
         List<String> lines = new java.util.ArrayList<>();
         for (Protocol p : protocols) {
-            List<core.Server> without = servers.stream().filter(s -> !s.protocols().contains(p)).toList();
+            List<site.Server> without = servers.stream().filter(s -> !s.protocols().contains(p)).toList();
             if (!servers.isEmpty() && without.size() == servers.size()) {
                 throw new UsageException("--protocol=" + p.id() + " is not available with server "
                         + without.get(0).id() + ", which speaks " + Protocol.ids(without.get(0).protocols())

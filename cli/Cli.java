@@ -1,12 +1,13 @@
 package cli;
 
-import core.Durations;
-import core.Failure;
-import core.Page;
-import core.PortInUseException;
-import core.DataSource;
-import core.UsageException;
-import core.Version;
+import base.Durations;
+import base.Failure;
+import base.UsageException;
+import base.Version;
+import http.PortInUseException;
+import model.DataSource;
+import model.Page;
+
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -149,8 +150,8 @@ public final class Cli {
                 {"registry.mode", Registry.modes(Registry.ENGINES.get(0)).iterator().next().id()},
                 {"registry.presentations", String.valueOf(Page.PRESENTATIONS.items().size())},
                 {"registry.stocks", String.valueOf(Page.STOCKS.items().size())},
-                {"registry.stress.h1", stress.Scenarios.idText(core.Protocol.H1)},
-                {"registry.stress.h2", stress.Scenarios.idText(core.Protocol.H2C)},
+                {"registry.stress.h1", stress.Scenarios.idText(http.Protocol.H1)},
+                {"registry.stress.h2", stress.Scenarios.idText(http.Protocol.H2C)},
                 {"registry.drivers", bench.LoadDrivers.help()}};
         return new ListResourceBundle() {
             @Override

@@ -1,8 +1,8 @@
 package cli;
 
-import core.UsageException;
-import records.Compare;
-import records.CompareText;
+import base.UsageException;
+import stats.Compare;
+import stats.CompareText;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

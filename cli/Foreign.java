@@ -1,10 +1,10 @@
 package cli;
 
-import core.Durations;
-import core.Failure;
-import core.Page;
-import core.ServerInfo;
-import core.UsageException;
+import base.Durations;
+import base.Failure;
+import base.UsageException;
+import model.Page;
+import site.ServerInfo;
 import verify.ForeignCheck;
 
 import java.io.PrintWriter;

@@ -1,15 +1,15 @@
 package cli;
 
-import core.UsageException;
+import base.UsageException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import records.HyperfoilImport;
-import records.Provenance;
-import records.ResultsFolder;
-import records.Row;
-import records.Summary;
+import importers.HyperfoilImport;
+import tables.Provenance;
+import tables.ResultsFolder;
+import tables.Row;
+import tables.Summary;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -92,7 +92,7 @@ final class HyperfoilImportCommand implements Callable<Integer> {
             Summary.append(out.resolve("summary.csv"), row);
             console.printf(Locale.ROOT, "hyperfoil-import: %s %s %s %s %s c%d: %.1f req/s, p50 %.2f ms, p99 %.2f ms,"
                             + " %s errors%s%n", row.server(), row.engine(), row.mode(), row.page(), row.model(),
-                    row.connections(), row.reqPerS(), row.decimal(records.Metric.TTLB_P50_MS), row.decimal(records.Metric.TTLB_P99_MS), row.errors(), shares.get(i));
+                    row.connections(), row.reqPerS(), row.decimal(tables.Metric.TTLB_P50_MS), row.decimal(tables.Metric.TTLB_P99_MS), row.errors(), shares.get(i));
         }
         console.flush();
         return 0;

@@ -1,9 +1,9 @@
 package cli;
 
-import core.Failure;
-import records.Row;
-import records.Summary;
-import core.UsageException;
+import base.Failure;
+import base.UsageException;
+import tables.Row;
+import tables.Summary;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

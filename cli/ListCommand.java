@@ -1,6 +1,6 @@
 package cli;
 
-import core.UsageException;
+import base.UsageException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -30,7 +30,7 @@ final class ListCommand implements Callable<Integer> {
             if (Cli.given(spec, "--format")) {
                 throw new UsageException("--pages prints page ids, one per line: leave out --format.");
             }
-            java.util.Arrays.stream(core.Page.values()).forEach(p -> out.println(p.id()));
+            java.util.Arrays.stream(model.Page.values()).forEach(p -> out.println(p.id()));
             out.flush();
             return 0;
         }

@@ -1,10 +1,10 @@
 package cli;
 
-import core.Delivery;
-import core.Engine;
-import core.Mode;
-import core.Protocol;
-import core.Server;
+import http.Protocol;
+import model.Engine;
+import model.Mode;
+import site.Delivery;
+import site.Server;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,8 @@
 package cli;
 
-import records.Provenance;
-import core.UsageException;
+import base.UsageException;
+import tables.Provenance;
+
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -1,9 +1,10 @@
 package cli;
 
-import records.BrowserCsv;
-import records.Report;
-import records.StressReport;
-import core.UsageException;
+import base.UsageException;
+import report.Report;
+import report.StressReport;
+import tables.BrowserCsv;
+
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -34,7 +35,7 @@ final class ReportCommand implements Callable<Integer> {
         }
         if (!Files.isRegularFile(dir.resolve("summary.csv")) && !Files.isRegularFile(dir.resolve(BrowserCsv.FILE))
                 && !Files.isRegularFile(dir.resolve(StressReport.FILE))
-                && !records.ResultsFolder.isPssrBench(dir)) {   // a run stopped before its first row: said so
+                && !tables.ResultsFolder.isPssrBench(dir)) {   // a run stopped before its first row: said so
             throw new UsageException(dir + " has no summary.csv, " + BrowserCsv.FILE + " or " + StressReport.FILE
                     + "; give a results folder written by bench, browser or stress.");
         }

@@ -1,7 +1,8 @@
 package cli;
 
-import core.Combination;
-import core.UsageException;
+import base.UsageException;
+import site.Combination;
+
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;

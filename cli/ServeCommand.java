@@ -1,17 +1,18 @@
 package cli;
 
-import core.ConnectionLimits;
-import core.DataSource;
-import core.Demo;
-import core.Durations;
-import core.ListenAddress;
-import core.Logs;
-import core.Protocol;
-import core.ServeConfig;
-import core.Server;
-import core.ServerStats;
-import core.Signals;
-import core.Site;
+import base.Durations;
+import harness.Signals;
+import http.ConnectionLimits;
+import http.ListenAddress;
+import http.Protocol;
+import model.DataSource;
+import site.Demo;
+import site.Logs;
+import site.ServeConfig;
+import site.Server;
+import site.ServerStats;
+import site.Site;
+
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -1,20 +1,23 @@
 package cli;
 
-import core.Combination;
-import core.Durations;
-import core.Logs;
-import core.Protocol;
-import core.Signals;
-import core.UsageException;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import records.Provenance;
-import records.ResultsFolder;
+import base.Durations;
+import base.UsageException;
+import harness.Signals;
+import http.Protocol;
+import report.Report;
+import report.StressReport;
+import site.Combination;
+import site.Logs;
 import stress.Outcome;
 import stress.Scenarios;
 import stress.Stress;
 import stress.StressSettings;
+import tables.Provenance;
+import tables.ResultsFolder;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -198,7 +201,7 @@ final class StressCommand implements Callable<Integer> {
         System.out.println("stress: results in " + folder.resolve(Stress.FILE).toAbsolutePath());
         // A folder bench measured into as well gets its report with a stress section; else one of its own.
         Path report = java.nio.file.Files.isRegularFile(folder.resolve("summary.csv"))
-                ? records.Report.write(folder, Registry.baselineId()) : records.StressReport.write(folder);
+                ? Report.write(folder, Registry.baselineId()) : StressReport.write(folder);
         System.out.println("stress: report in " + report.toAbsolutePath());
         if (stopped.get()) {   // 130: as shells report Ctrl-C; stress has no --resume
             System.out.flush();

@@ -1,17 +1,17 @@
 package cli;
 
-import core.Combination;
-import core.Durations;
-import core.Engine;
-import core.Failure;
-import core.Mode;
-import core.Protocol;
-import core.ServeConfig;
-import core.Server;
-import core.ServerInfo;
-import core.Tls;
-import core.UsageException;
-import core.Version;
+import base.Durations;
+import base.Failure;
+import base.UsageException;
+import base.Version;
+import http.Protocol;
+import http.Tls;
+import model.Engine;
+import model.Mode;
+import site.Combination;
+import site.ServeConfig;
+import site.Server;
+import site.ServerInfo;
 import verify.Handshake;
 import verify.TimedFetch;
 

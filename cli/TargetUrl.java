@@ -1,7 +1,7 @@
 package cli;
 
-import core.ListenAddress;
-import core.UsageException;
+import base.UsageException;
+import http.ListenAddress;
 
 import java.net.Inet6Address;
 import java.net.InetAddress;

@@ -1,15 +1,16 @@
 package cli;
 
-import core.Combination;
-import core.Durations;
-import core.Logs;
-import core.Page;
-import core.Protocol;
-import core.ServeConfig;
-import core.UsageException;
+import base.Durations;
+import base.UsageException;
+import http.Protocol;
+import model.Page;
+import site.Combination;
+import site.Logs;
+import site.ServeConfig;
 import verify.Check;
 import verify.Fetchers;
 import verify.Verifier;
+
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -69,7 +70,7 @@ final class VerifyCommand implements Callable<Integer> {
         Protocol speaks = target == null ? asked : target.protocol();
         if (target != null && Cli.given(spec, "--protocol") && speaks != asked) {
             throw new UsageException("the server at " + target.url() + " speaks " + speaks.id() + " (its "
-                    + core.ServerInfo.PATH + "), not --protocol=" + asked.id() + "; leave out --protocol.");
+                    + site.ServerInfo.PATH + "), not --protocol=" + asked.id() + "; leave out --protocol.");
         }
         List<Combination> chosen = target == null ? speaking(selection.combinations(List.of()), asked)
                 : List.of(target.combination());

@@ -1,6 +1,6 @@
 package cli;
 
-import records.Provenance;
+import tables.Provenance;
 
 import java.util.Map;
 import java.util.regex.Matcher;

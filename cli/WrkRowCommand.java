@@ -1,11 +1,12 @@
 package cli;
 
-import core.Combination;
-import core.Page;
-import records.Row;
-import records.Summary;
-import core.UsageException;
-import records.WrkReport;
+import base.UsageException;
+import importers.WrkReport;
+import model.Page;
+import site.Combination;
+import tables.Row;
+import tables.Summary;
+
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -70,10 +71,10 @@ final class WrkRowCommand implements Callable<Integer> {
         Summary.append(csv, row);
         if (hgrm != null) {
             if (!run.spectrum().isEmpty()) {
-                core.AtomicFile.write(Path.of(hgrm + ".hgrm"), run.spectrum());
+                base.AtomicFile.write(Path.of(hgrm + ".hgrm"), run.spectrum());
             }
             if (!run.uncorrectedSpectrum().isEmpty()) {
-                core.AtomicFile.write(Path.of(hgrm + "-uncorrected.hgrm"), run.uncorrectedSpectrum());
+                base.AtomicFile.write(Path.of(hgrm + "-uncorrected.hgrm"), run.uncorrectedSpectrum());
             }
         }
         PrintWriter out = spec.commandLine().getOut();

@@ -1,9 +1,9 @@
 package engines;
 
-import core.Engine;
-import core.Page;
-import core.Streaming;
-import core.Templates;
+import model.Engine;
+import model.Page;
+import model.Streaming;
+import model.Templates;
 import freemarker.template.Configuration;
 import freemarker.template.DefaultObjectWrapperBuilder;
 import freemarker.template.Template;

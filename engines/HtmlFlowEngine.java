@@ -1,10 +1,13 @@
 package engines;
 
-import core.Engine;
-import core.Templates;
-import core.Page;
-import core.Presentation;
-import core.Stock;
+import model.Engine;
+import model.Page;
+import model.Presentation;
+import model.Stock;
+import model.Templates;
+import modes.ReactiveMode;
+import modes.SuspendableMode;
+
 import htmlflow.HtmlFlow;
 import htmlflow.HtmlFlowExtensionsKt;
 import htmlflow.HtmlFlowSuspendingKt;
@@ -18,8 +21,6 @@ import kotlin.coroutines.Continuation;
 import kotlin.jvm.functions.Function3;
 import kotlinx.coroutines.flow.FlowCollector;
 import kotlinx.coroutines.rx3.RxConvertKt;
-import modes.ReactiveMode;
-import modes.SuspendableMode;
 import org.xmlet.htmlapifaster.Body;
 import org.xmlet.htmlapifaster.Div;
 import org.xmlet.htmlapifaster.Html;

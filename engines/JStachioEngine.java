@@ -1,10 +1,11 @@
 package engines;
 
-import core.Engine;
-import core.Templates;
-import core.Page;
-import core.Presentation;
-import core.Stock;
+import model.Engine;
+import model.Page;
+import model.Presentation;
+import model.Stock;
+import model.Templates;
+
 import io.jstach.jstache.JStache;
 import io.jstach.jstache.JStacheConfig;
 import io.jstach.jstachio.escapers.PlainText;

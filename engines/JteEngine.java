@@ -1,9 +1,10 @@
 package engines;
 
-import core.Engine;
-import core.Page;
-import core.Templates;
-import core.TempFolders;
+import model.Engine;
+import model.Page;
+import model.TempFolders;
+import model.Templates;
+
 import gg.jte.ContentType;
 import gg.jte.TemplateEngine;
 import gg.jte.output.WriterOutput;
@@ -33,8 +34,8 @@ public final class JteEngine implements Engine {
      * Gradle plugin, which jbang cannot run, so both builds use the same run-time compilation instead. An on-demand
      * engine reads the templates from the class path (the same under Maven, jbang and the shaded jar) and compiles
      * every page with its sub-templates into a temporary class folder; javac gets the JVM's class path
-     * (target/classes and the jars, jbang's cached jar, or the shaded jar), so the templates see core.Presentation
-     * and core.Stock. The engine that renders is then a precompiled one over that folder, whose class loader's
+     * (target/classes and the jars, jbang's cached jar, or the shaded jar), so the templates see model.Presentation
+     * and model.Stock. The engine that renders is then a precompiled one over that folder, whose class loader's
      * parent is this class's: departing from the on-demand engine, it does not look for changed template files on
      * every render (which the on-demand engine does, under a lock per template).
      */

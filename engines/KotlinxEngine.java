@@ -1,10 +1,10 @@
 package engines;
 
-import core.Engine;
-import core.Page;
-import core.Presentation;
-import core.Stock;
-import core.Templates;
+import model.Engine;
+import model.Page;
+import model.Presentation;
+import model.Stock;
+import model.Templates;
 import kotlin.Unit;
 import kotlin.jvm.functions.Function1;
 import kotlinx.html.BODY;

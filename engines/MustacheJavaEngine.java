@@ -3,9 +3,9 @@ package engines;
 import com.github.mustachejava.DefaultMustacheFactory;
 import com.github.mustachejava.Mustache;
 import com.github.mustachejava.MustacheException;
-import core.Engine;
-import core.Page;
-import core.Templates;
+import model.Engine;
+import model.Page;
+import model.Templates;
 
 import java.io.IOException;
 import java.io.Writer;

@@ -1,9 +1,10 @@
 package engines;
 
-import core.Engine;
-import core.Streaming;
-import core.Templates;
-import core.Page;
+import model.Engine;
+import model.Page;
+import model.Streaming;
+import model.Templates;
+
 import io.pebbletemplates.pebble.template.PebbleTemplate;
 
 import java.util.Map;

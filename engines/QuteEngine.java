@@ -1,9 +1,9 @@
 package engines;
 
-import core.Engine;
-import core.Page;
-import core.Streaming;
-import core.Templates;
+import model.Engine;
+import model.Page;
+import model.Streaming;
+import model.Templates;
 import io.quarkus.qute.HtmlEscaper;
 import io.quarkus.qute.ReflectionValueResolver;
 import io.quarkus.qute.Template;

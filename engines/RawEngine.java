@@ -1,10 +1,11 @@
 package engines;
 
-import core.Engine;
-import core.Templates;
-import core.Page;
-import io.reactivex.rxjava3.core.Observable;
+import model.Engine;
+import model.Page;
+import model.Templates;
 import modes.ReactiveMode;
+
+import io.reactivex.rxjava3.core.Observable;
 
 import java.io.IOException;
 import java.io.Writer;

@@ -1,16 +1,17 @@
 package engines;
 
+import model.Engine;
+import model.Page;
+import model.Presentation;
+import model.Stock;
+import model.TempFolders;
+import model.Templates;
+
 import com.fizzed.rocker.ContentType;
 import com.fizzed.rocker.RockerModel;
 import com.fizzed.rocker.compiler.RockerConfiguration;
 import com.fizzed.rocker.compiler.TemplateCompiler;
 import com.fizzed.rocker.runtime.AbstractRockerOutput;
-import core.Engine;
-import core.Page;
-import core.Presentation;
-import core.Stock;
-import core.Templates;
-import core.TempFolders;
 
 import java.io.File;
 import java.io.IOException;
@@ -47,7 +48,7 @@ public final class RockerEngine implements Engine {
      * Maven plugin, which jbang cannot run, and its reloading mode needs the plugin's rocker-compiler.conf and
      * re-checks the template files' dates on every render. The templates are on the class path (inside the jar for
      * jbang and the shaded jar), and Rocker parses files, so they are copied to a temporary folder first; javac
-     * gets the JVM's class path, so the templates see core.Presentation and core.Stock.
+     * gets the JVM's class path, so the templates see model.Presentation and model.Stock.
      */
     private static final ClassLoader CLASSES = compile();
 

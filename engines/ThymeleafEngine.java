@@ -1,9 +1,9 @@
 package engines;
 
-import core.Engine;
-import core.Page;
-import core.Streaming;
-import core.Templates;
+import model.Engine;
+import model.Page;
+import model.Streaming;
+import model.Templates;
 import io.reactivex.rxjava3.core.Observable;
 import modes.ReactiveMode;
 import org.thymeleaf.IThrottledTemplateProcessor;
@@ -38,8 +38,8 @@ public final class ThymeleafEngine implements Engine {
     /**
      * Thymeleaf logs every failed render at ERROR before rethrowing the exception (TemplateEngine.process and the
      * throttled processor, both on this logger); the render reports each failure itself, in one line, at FINE
-     * when the client went away (core.Render), so records with an exception are dropped here. A filter, not a
-     * level: the commands reset the logging configuration (core.Logs) after the engines exist, which clears levels
+     * when the client went away (model.Render), so records with an exception are dropped here. A filter, not a
+     * level: the commands reset the logging configuration (site.Logs) after the engines exist, which clears levels
      * but keeps filters. Kept in a field because java.util.logging holds loggers weakly.
      */
     private static final Logger THYMELEAF_LOG = Logger.getLogger(TemplateEngine.class.getName());

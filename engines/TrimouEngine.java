@@ -1,9 +1,10 @@
 package engines;
 
-import core.Engine;
-import core.Logs;
-import core.Page;
-import core.Templates;
+import model.Engine;
+import model.Page;
+import model.Templates;
+import site.Logs;
+
 import org.trimou.Mustache;
 import org.trimou.engine.MustacheEngine;
 import org.trimou.engine.MustacheEngineBuilder;
@@ -33,7 +34,7 @@ public final class TrimouEngine implements Engine {
 
     private static MustacheEngine build() {
         // Its builder and template locator log start-up banners at INFO, on every command: noise, as the servers'
-        // are (core.Logs.quiet keeps warnings).
+        // are (site.Logs.quiet keeps warnings).
         Logs.quiet("org.trimou");
         // Departs from Trimou's defaults in one way: the each helper is registered (no helper is by default).
         // Kept: HTML escaping of {{value}} (the summaries are {{{raw}}}), the template cache (each template is

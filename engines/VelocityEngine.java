@@ -1,9 +1,9 @@
 package engines;
 
-import core.Engine;
-import core.Page;
-import core.Streaming;
-import core.Templates;
+import model.Engine;
+import model.Page;
+import model.Streaming;
+import model.Templates;
 import org.apache.velocity.Template;
 import org.apache.velocity.VelocityContext;
 import org.apache.velocity.runtime.resource.loader.ClasspathResourceLoader;

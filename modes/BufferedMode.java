@@ -1,12 +1,12 @@
 package modes;
 
-import core.Engine;
-import core.Mode;
-import core.ProgressiveItems;
-import core.Render;
-import core.Streaming;
-import core.TemplateKind;
-import core.Templates;
+import model.Engine;
+import model.Mode;
+import model.ProgressiveItems;
+import model.Render;
+import model.Streaming;
+import model.TemplateKind;
+import model.Templates;
 
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;

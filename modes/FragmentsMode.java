@@ -1,13 +1,13 @@
 package modes;
 
-import core.ChunkWriter;
-import core.Engine;
-import core.Mode;
-import core.Page;
-import core.Render;
-import core.Streaming;
-import core.TemplateKind;
-import core.Templates;
+import model.ChunkWriter;
+import model.Engine;
+import model.Mode;
+import model.Page;
+import model.Render;
+import model.Streaming;
+import model.TemplateKind;
+import model.Templates;
 import io.reactivex.rxjava3.core.Observer;
 import io.reactivex.rxjava3.disposables.Disposable;
 
@@ -17,7 +17,7 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Non-blocking rendering for any engine: the engine renders the page's head at once, one fragment per item when
  * the Observable emits it, and the tail on completion, each through its own way of rendering a part of a template
- * (core.Templates.Fragments). No thread waits for data, whatever the engine.
+ * (model.Templates.Fragments). No thread waits for data, whatever the engine.
  */
 public final class FragmentsMode implements Mode {
 
@@ -39,7 +39,7 @@ public final class FragmentsMode implements Mode {
 
     @Override
     public TemplateKind needs() {
-        return Templates.FRAGMENTS;   // every engine registers its fragments (core.Templates.add requires them)
+        return Templates.FRAGMENTS;   // every engine registers its fragments (model.Templates.add requires them)
     }
 
     @Override

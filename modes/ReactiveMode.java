@@ -1,12 +1,12 @@
 package modes;
 
-import core.ChunkWriter;
-import core.Engine;
-import core.Mode;
-import core.Page;
-import core.Render;
-import core.Streaming;
-import core.TemplateKind;
+import model.ChunkWriter;
+import model.Engine;
+import model.Mode;
+import model.Page;
+import model.Render;
+import model.Streaming;
+import model.TemplateKind;
 import io.reactivex.rxjava3.core.Observable;
 
 import java.util.concurrent.CompletableFuture;

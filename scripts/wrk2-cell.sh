@@ -41,7 +41,7 @@ run() {
     "$@"
 }
 
-# A wrk duration (30, 30s, 2m, 1h) in seconds. Read here, not by PssrBench's one duration parser (core/Durations):
+# A wrk duration (30, 30s, 2m, 1h) in seconds. Read here, not by PssrBench's one duration parser (base/Durations):
 # these durations are wrk's and go to wrk as written, in wrk's syntax (a whole number, then s, m, h or nothing),
 # which is not PssrBench's (ns to m, decimals: 1.5ms); and they are checked before the jar is looked for.
 seconds() {

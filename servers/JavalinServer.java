@@ -1,17 +1,18 @@
 package servers;
 
-import core.ChunkSink;
-import core.Handler;
-import core.ListenAddress;
-import core.Logs;
-import core.Page;
-import core.PortInUseException;
-import core.Protocol;
-import core.Tls;
-import core.Render;
-import core.Render.RenderFailedException;
-import core.Server;
-import core.Site;
+import http.ListenAddress;
+import http.PortInUseException;
+import http.Protocol;
+import http.Tls;
+import model.ChunkSink;
+import model.Handler;
+import model.Page;
+import model.Render;
+import model.Render.RenderFailedException;
+import site.Logs;
+import site.Server;
+import site.Site;
+
 import io.javalin.Javalin;
 import io.javalin.compression.CompressionStrategy;
 import io.javalin.http.Context;

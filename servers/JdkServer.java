@@ -1,18 +1,19 @@
 package servers;
 
+import http.ListenAddress;
+import http.PortInUseException;
+import model.ChunkSink;
+import model.Handler;
+import model.Page;
+import model.Render.RenderFailedException;
+import site.Logs;
+import site.Pools;
+import site.Server;
+import site.Site;
+
 import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import core.ChunkSink;
-import core.Handler;
-import core.ListenAddress;
-import core.Logs;
-import core.Page;
-import core.Pools;
-import core.PortInUseException;
-import core.Render.RenderFailedException;
-import core.Server;
-import core.Site;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -29,7 +30,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * tells how much a framework adds. One platform thread ("HTTP-Dispatcher") accepts connections and waits for the
  * next request on idle ones with a selector; each request (its request line and headers too) then runs as one
  * task on the server's executor, blocking on its socket. The executor is the only threading knob, so it is the
- * one the plan chose ({@link core.Serving}): a new virtual thread per request, or a fixed pool of {@code --threads}
+ * one the plan chose ({@link model.Serving}): a new virtual thread per request, or a fixed pool of {@code --threads}
  * platform threads. It has no async response: the handler writes the whole response and returns, so a render on
  * callbacks goes through {@link Site#streamHere}'s queue, as on Helidon.
  *
@@ -132,7 +133,7 @@ public final class JdkServer implements Server {
      * before its first byte gets the whole timeout again for its head ({@link #headTimeoutFromFirstByte}). The
      * server has no hook that would let a watchdog of PssrBench's count from the moment the connection was ready.
      */
-    private static void limits(core.ConnectionLimits limits) {
+    private static void limits(http.ConnectionLimits limits) {
         long seconds = Math.max(1, (limits.idleTimeout().toMillis() + 999) / 1000);
         System.setProperty("sun.net.httpserver.idleInterval", String.valueOf(seconds));
         System.setProperty("sun.net.httpserver.maxReqTime", String.valueOf(seconds));

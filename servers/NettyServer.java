@@ -1,16 +1,17 @@
 package servers;
 
-import core.ChunkSink;
-import core.Handler;
-import core.ListenAddress;
-import core.Logs;
-import core.Page;
-import core.Protocol;
-import core.Tls;
-import core.PortInUseException;
-import core.Render;
-import core.Server;
-import core.Site;
+import http.ListenAddress;
+import http.PortInUseException;
+import http.Protocol;
+import http.Tls;
+import model.ChunkSink;
+import model.Handler;
+import model.Page;
+import model.Render;
+import site.Logs;
+import site.Server;
+import site.Site;
+
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelOption;

@@ -1,15 +1,16 @@
 package servers;
 
-import core.ChunkSink;
-import core.Handler;
-import core.Logs;
-import core.Page;
-import core.PortInUseException;
-import core.Protocol;
-import core.Tls;
-import core.Render.RenderFailedException;
-import core.Server;
-import core.Site;
+import http.PortInUseException;
+import http.Protocol;
+import http.Tls;
+import model.ChunkSink;
+import model.Handler;
+import model.Page;
+import model.Render.RenderFailedException;
+import site.Logs;
+import site.Server;
+import site.Site;
+
 import io.helidon.http.DirectHandler;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;

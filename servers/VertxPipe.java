@@ -1,6 +1,6 @@
 package servers;
 
-import core.ChunkSink;
+import model.ChunkSink;
 import io.vertx.core.Promise;
 
 import java.util.ArrayDeque;

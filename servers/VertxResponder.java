@@ -1,10 +1,10 @@
 package servers;
 
-import core.ChunkSink;
-import core.Page;
-import core.Render;
-import core.Render.RenderFailedException;
-import core.Site;
+import model.ChunkSink;
+import model.Page;
+import model.Render;
+import model.Render.RenderFailedException;
+import site.Site;
 import io.vertx.core.Future;
 import io.vertx.core.ThreadingModel;
 import io.vertx.core.buffer.Buffer;

@@ -1,13 +1,14 @@
 package servers;
 
-import core.Handler;
-import core.ListenAddress;
-import core.Logs;
-import core.PortInUseException;
-import core.Protocol;
-import core.Tls;
-import core.Server;
-import core.Site;
+import http.ListenAddress;
+import http.PortInUseException;
+import http.Protocol;
+import http.Tls;
+import model.Handler;
+import site.Logs;
+import site.Server;
+import site.Site;
+
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.ThreadingModel;
@@ -34,7 +35,7 @@ import java.util.logging.Logger;
 /**
  * Eclipse Vert.x 5 HTTP server (vertx-core alone, no vertx-web), the engine under Quarkus: Netty event loops, and
  * Vert.x's own ways to run code that may block, one per {@link Handler} it offers; the plan picks one
- * ({@link core.Serving}), and {@link VertxResponder} answers on it.
+ * ({@link model.Serving}), and {@link VertxResponder} answers on it.
  *
  * <ul>
  * <li>The event loop: event-loop verticles. The handler never blocks: it starts the render

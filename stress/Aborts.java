@@ -1,7 +1,7 @@
 package stress;
 
-import core.Combination;
-import core.Protocol;
+import http.Protocol;
+import site.Combination;
 
 import java.io.IOException;
 import java.net.Socket;

@@ -17,7 +17,7 @@ import java.util.function.Supplier;
 /**
  * Where an HTTP/2 scenario connects, and how: {@code h2c} (clear text, HTTP/2 by prior knowledge) or {@code h2}
  * (TLS, HTTP/2 chosen by ALPN), trusting exactly the certificate the scenario's server was started with (made for it
- * by {@link bench.ServerProcess}), as every HTTP/2 connection is made ({@link H2Dial}). Beside it, what is
+ * by {@link harness.ServerProcess}), as every HTTP/2 connection is made ({@link H2Dial}). Beside it, what is
  * stress's own: raw sockets through the JDK's TLS, with the same checks and sentences, for the bytes no codec would
  * write (h2-malformed) and the page over HTTP/1.1 on the same port.
  */
@@ -46,7 +46,7 @@ final class H2Endpoint {
     }
 
     /** h2 at 127.0.0.1:{@code port}, trusting the certificate of {@code tls} (the chain's first) and no other. */
-    static H2Endpoint tls(int port, core.Tls tls) throws IOException {
+    static H2Endpoint tls(int port, http.Tls tls) throws IOException {
         SslContext netty = H2Dial.trusting(tls.chain().get(0));
         return new H2Endpoint(port, netty, tls.trustingContext());
     }

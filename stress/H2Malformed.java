@@ -1,7 +1,8 @@
 package stress;
 
-import core.Combination;
-import core.Protocol;
+import http.Protocol;
+import site.Combination;
+
 import io.netty.channel.EventLoopGroup;
 
 import java.io.DataInputStream;

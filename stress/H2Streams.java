@@ -1,8 +1,9 @@
 package stress;
 
-import core.Combination;
-import core.Page;
-import core.Protocol;
+import http.Protocol;
+import model.Page;
+import site.Combination;
+
 import io.netty.channel.EventLoopGroup;
 import org.HdrHistogram.Histogram;
 

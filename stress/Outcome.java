@@ -1,6 +1,6 @@
 package stress;
 
-import core.Combination;
+import site.Combination;
 
 import java.util.Map;
 

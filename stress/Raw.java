@@ -1,6 +1,6 @@
 package stress;
 
-import bench.ResponseParser;
+import load.ResponseParser;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,6 +1,6 @@
 package stress;
 
-import core.Protocol;
+import http.Protocol;
 
 import java.util.List;
 

@@ -1,8 +1,8 @@
 package stress;
 
-import core.Combination;
-import core.Protocol;
-import core.ServeConfig;
+import http.Protocol;
+import site.Combination;
+import site.ServeConfig;
 
 import java.io.IOException;
 import java.net.Socket;

@@ -1,8 +1,8 @@
 package stress;
 
-import core.Combination;
-import core.Durations;
-import core.Page;
+import base.Durations;
+import model.Page;
+import site.Combination;
 
 import java.io.IOException;
 import java.time.Duration;

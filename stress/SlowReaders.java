@@ -1,8 +1,8 @@
 package stress;
 
-import bench.LoadGenerator;
-import core.Combination;
-import core.Protocol;
+import http.Protocol;
+import load.LoadGenerator;
+import site.Combination;
 
 import java.io.IOException;
 import java.io.InputStream;

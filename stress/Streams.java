@@ -1,10 +1,11 @@
 package stress;
 
-import bench.Kernel;
-import bench.ResponseParser;
-import core.Combination;
-import core.Page;
-import core.Protocol;
+import harness.Kernel;
+import http.Protocol;
+import load.ResponseParser;
+import model.Page;
+import site.Combination;
+
 import org.HdrHistogram.Histogram;
 
 import java.io.IOException;

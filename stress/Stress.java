@@ -1,6 +1,6 @@
 package stress;
 
-import core.Combination;
+import site.Combination;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -23,7 +23,7 @@ import java.util.function.BiFunction;
  */
 public final class Stress {
 
-    public static final String FILE = records.StressReport.FILE;
+    public static final String FILE = report.StressReport.FILE;
 
     private Stress() {
     }
@@ -47,7 +47,7 @@ public final class Stress {
                 out.printf(Locale.ROOT, "stress: %s on %s ...%n", id, c);
                 out.flush();
                 Outcome o;
-                bench.CpuWatch.Mark before = bench.CpuWatch.markTree();
+                harness.CpuWatch.Mark before = harness.CpuWatch.markTree();
                 try {
                     o = scenario.judge(c, scenario.run().run(c, s));
                 } catch (IOException | RuntimeException e) {
@@ -58,7 +58,7 @@ public final class Stress {
                     return all;   // cut short (its server stopped under it): not a result
                 }
                 // This JVM, the scenario's clients, and the server JVM it started (reaped by now) are the measured.
-                o = withConditions(o, bench.CpuWatch.between(before, bench.CpuWatch.markTree()));
+                o = withConditions(o, harness.CpuWatch.between(before, harness.CpuWatch.markTree()));
                 all.add(o);
                 out.println("  " + line(o));
                 write(s.folder(), all);
@@ -70,17 +70,17 @@ public final class Stress {
     /**
      * The outcome with what the rest of the machine did while it ran: {@code foreign_cpu} (cores, on average over
      * the scenario) and {@code steal_pct}, and {@code disturbed} with a note where either passed bench's threshold
-     * ({@link records.Row#DISTURBED_FOREIGN_CPU}, {@link records.Row#DISTURBED_STEAL_PCT}). A pass rule is not
+     * ({@link tables.Row#DISTURBED_FOREIGN_CPU}, {@link tables.Row#DISTURBED_STEAL_PCT}). A pass rule is not
      * changed by it: a reader is told that a neighbour may have made a figure, not the server.
      */
-    static Outcome withConditions(Outcome o, bench.CpuWatch.Conditions during) {
+    static Outcome withConditions(Outcome o, harness.CpuWatch.Conditions during) {
         if (Double.isNaN(during.foreignCores())) {
             return o;
         }
         Map<String, Object> figures = new LinkedHashMap<>(o.figures());
         figures.put("foreign_cpu", Math.round(during.foreignCores() * 100) / 100.0);
         figures.put("steal_pct", Math.round(during.stealPct() * 10) / 10.0);
-        boolean disturbed = records.Row.disturbs(during.foreignCores(), during.stealPct());
+        boolean disturbed = tables.Row.disturbs(during.foreignCores(), during.stealPct());
         figures.put("disturbed", disturbed);
         String note = !disturbed ? o.note() : String.format(Locale.ROOT, "disturbed: foreign CPU %.2f cores,"
                 + " steal %.1f%% on average while it ran%s", during.foreignCores(), during.stealPct(),
@@ -104,7 +104,7 @@ public final class Stress {
             lines.add(cells);
         }
         Files.createDirectories(folder);
-        core.AtomicFile.write(folder.resolve(FILE), records.CsvWriter.text(header, lines));
+        base.AtomicFile.write(folder.resolve(FILE), tables.CsvWriter.text(header, lines));
     }
 
     /** One outcome on one line: PASS/FAIL, scenario, combination, figures, rule, note. */

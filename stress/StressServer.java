@@ -1,9 +1,9 @@
 package stress;
 
-import bench.ServerJmx;
-import bench.ServerProcess;
-import core.Combination;
-import core.ServeConfig;
+import harness.ServerJmx;
+import harness.ServerProcess;
+import site.Combination;
+import site.ServeConfig;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -82,7 +82,7 @@ final class StressServer implements AutoCloseable {
     }
 
     /** Over TLS, the key and certificate the server presents (made for it: its clients trust exactly it); else null. */
-    core.Tls tls() {
+    http.Tls tls() {
         return process.tls();
     }
 

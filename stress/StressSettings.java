@@ -18,7 +18,7 @@ import java.util.Map;
 public record StressSettings(int streams, Duration streamsDelay, int aborts, int idle, int halfSent, int trickling,
                              Duration idleTimeout, int slowReaders, Duration slowReadersWindow, Path folder,
                              PrintStream out, int shutdownClients, int h2Connections, int h2Streams,
-                             core.Protocol protocol) {
+                             http.Protocol protocol) {
 
     // Each setting's default, once: stress's options take these (picocli wants constant text), and docs/stress.md
     // is checked against them (tests/stress/ScenarioDocsTest).
@@ -32,7 +32,7 @@ public record StressSettings(int streams, Duration streamsDelay, int aborts, int
     public static final String IDLE = "5000";
     public static final String HALF_SENT = "200";
     public static final String TRICKLING = "200";
-    public static final String IDLE_TIMEOUT = core.ConnectionLimits.DEFAULT_IDLE_TIMEOUT_TEXT;
+    public static final String IDLE_TIMEOUT = http.ConnectionLimits.DEFAULT_IDLE_TIMEOUT_TEXT;
     public static final String SHUTDOWN_CLIENTS = "64";
 
     /** Every setting a scenario may read ({@link Scenario#settings()}): stress's option and its default. */
@@ -51,11 +51,11 @@ public record StressSettings(int streams, Duration streamsDelay, int aborts, int
     }
 
     /** The protocol of the HTTP/2 scenarios: one stress may use that takes the HTTP/2 client (h2c or h2). */
-    core.Protocol http2() {
-        java.util.List<core.Protocol> http2 = core.Protocol.Command.STRESS.protocols().stream()
-                .filter(core.Protocol::http2).toList();
+    http.Protocol http2() {
+        java.util.List<http.Protocol> http2 = http.Protocol.Command.STRESS.protocols().stream()
+                .filter(http.Protocol::http2).toList();
         if (!http2.contains(protocol)) {
-            throw new IllegalArgumentException("the HTTP/2 scenarios run over " + core.Protocol.ids(http2) + ", not "
+            throw new IllegalArgumentException("the HTTP/2 scenarios run over " + http.Protocol.ids(http2) + ", not "
                     + protocol.id() + ".");
         }
         return protocol;

@@ -1,8 +1,8 @@
 package verify;
 
-import core.Combination;
-import core.Page;
-import core.Streaming;
+import model.Page;
+import model.Streaming;
+import site.Combination;
 
 import java.time.Duration;
 import java.util.Arrays;

@@ -1,6 +1,6 @@
 package verify;
 
-import core.Protocol;
+import http.Protocol;
 
 import javax.net.ssl.SSLContext;
 import java.net.URI;

@@ -1,7 +1,7 @@
 package verify;
 
-import core.Durations;
-import core.Page;
+import base.Durations;
+import model.Page;
 
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Element;

@@ -1,7 +1,7 @@
 package verify;
 
-import core.Engine;
-import core.Page;
+import model.Engine;
+import model.Page;
 
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;

@@ -1,6 +1,6 @@
 package verify;
 
-import core.Durations;
+import base.Durations;
 
 import java.io.ByteArrayOutputStream;
 import java.net.ConnectException;

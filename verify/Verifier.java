@@ -1,15 +1,15 @@
 package verify;
 
-import core.Engine;
-import core.Combination;
-import core.Durations;
-import core.Page;
-import core.Protocol;
-import core.ServeConfig;
-import core.Server;
-import core.Site;
-import core.Streaming;
-import core.UsageException;
+import base.Durations;
+import base.UsageException;
+import http.Protocol;
+import model.Engine;
+import model.Page;
+import model.Streaming;
+import site.Combination;
+import site.ServeConfig;
+import site.Server;
+import site.Site;
 
 import java.net.URI;
 import java.time.Duration;
@@ -45,7 +45,7 @@ public final class Verifier {
     public static final Duration MIN_DELAY = Duration.ofMillis(10);
     /**
      * verify's --delay as written, for the servers it starts: well above {@link #MIN_DELAY}, so that progressive
-     * arrival stands out from noise. Not serve's default ({@link core.ServeConfig#DEFAULT_DELAY}) on purpose.
+     * arrival stands out from noise. Not serve's default ({@link site.ServeConfig#DEFAULT_DELAY}) on purpose.
      */
     public static final String DEFAULT_DELAY_TEXT = "50ms";
 
@@ -191,7 +191,7 @@ public final class Verifier {
                     "cannot start: " + e.getMessage())));
         }
         try {
-            return verify(combination, URI.create(core.ListenAddress.url(protocol.scheme(), config.host(),
+            return verify(combination, URI.create(http.ListenAddress.url(protocol.scheme(), config.host(),
                     running.port())), Fetchers.of(protocol, listen.tls() == null ? null : listen.tls().trustingContext()));
         } finally {
             running.close();

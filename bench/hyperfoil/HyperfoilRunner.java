@@ -14,7 +14,7 @@
  * OUT.json has the layout of the `stats` section of Hyperfoil's JSON export (`export -f JSON`, written by the
  * controller's io.hyperfoil.controller.JsonWriter, which is not on Maven Central): per phase and metric the phase,
  * the metric, isWarmup and total.summary, the latter serialised by Hyperfoil's own StatisticsSummary and Jackson
- * mapper exactly as the export does. So one reader (records/HyperfoilImport.java) reads both. One field is added that
+ * mapper exactly as the export does. So one reader (importers/HyperfoilImport.java) reads both. One field is added that
  * the export does not have: `hdrHistogram`, the phase's whole response-time histogram (HdrHistogram's compressed
  * encoding, base64), from which PssrBench writes its hgrm files.
  */

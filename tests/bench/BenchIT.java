@@ -1,9 +1,11 @@
 package bench;
 
+import harness.Kernel;
+import tables.Row;
+import tables.RowBuilder;
+import tables.Summary;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
-import records.Row;
-import records.RowBuilder;
-import records.Summary;
 import org.jsoup.Jsoup;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

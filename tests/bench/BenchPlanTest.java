@@ -1,12 +1,13 @@
 package bench;
 
 import cli.Registry;
-import core.Combination;
-import core.Page;
+import model.Page;
+import site.Combination;
+import stats.Repetitions;
+import tables.Summary;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import records.Repetitions;
-import records.Summary;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -30,9 +31,9 @@ class BenchPlanTest {
 
     /** Two pages at 1 and 128 connections, auto warm-ups up to 60 s, 5 s windows. */
     private static final BenchConfig.Points POINTS = new BenchConfig.Points(List.of(Page.PRESENTATIONS, Page.STOCKS),
-            List.of(1, 128), List.of(), List.of(core.Protocol.H1), List.of(1));
+            List.of(1, 128), List.of(), List.of(http.Protocol.H1), List.of(1));
 
-    private static BenchConfig config(List<Page> pages, List<Integer> connections, List<core.Protocol> protocols,
+    private static BenchConfig config(List<Page> pages, List<Integer> connections, List<http.Protocol> protocols,
                                       List<Integer> streams, int repeat, long seed, Path out, boolean resume) {
         return BenchConfig.defaults().with(new BenchConfig.Points(pages, connections, List.of(), protocols, streams))
                 .with(new BenchConfig.Windows(repeat, seed, BenchConfig.AUTO, Duration.ofSeconds(60),
@@ -125,19 +126,19 @@ class BenchPlanTest {
     @Test
     void overHttp2EachStreamsCountIsAPointAndNotTheHttp1One() {
         Sweep plain = sweep(7, 2);
-        Sweep s = new Sweep(config(POINTS.pages(), POINTS.connections(), List.of(core.Protocol.H2C), List.of(1, 16),
+        Sweep s = new Sweep(config(POINTS.pages(), POINTS.connections(), List.of(http.Protocol.H2C), List.of(1, 16),
                 2, 7, plain.out(), false), plain.combinations().subList(0, 1));
         var tasks = s.plan(Map.of());
         tasks.forEach(t -> assertEquals(2 * 2 * 2, t.points().size(), "2 pages x 2 connection counts x 2 streams"));
         Combination c = s.combinations().get(0);
         Point h1 = new Point(c, Page.STOCKS, 8, 0);
-        Point h2c = new Point(c, Page.STOCKS, 8, 0, core.Protocol.H2C, 16);
+        Point h2c = new Point(c, Page.STOCKS, 8, 0, http.Protocol.H2C, 16);
         assertEquals("-stocks-c8", h1.name().substring(h1.name().indexOf("-stocks-")), "names as before protocols");
         assertTrue(h2c.name().endsWith("-stocks-c8-h2c-s16"), h2c.name());
         assertNotEquals(PointRows.key(h1), PointRows.key(h2c));
         assertEquals(2 * 8, s.plan(Map.of(PointRows.key(h1), Set.of(1, 2))).stream()
                 .mapToInt(t -> t.points().size()).sum(), "the h1 point's repetitions are not the h2c point's");
-        Point measured = new Point(c, Page.PRESENTATIONS, 1, 0, core.Protocol.H2C, 16);
+        Point measured = new Point(c, Page.PRESENTATIONS, 1, 0, http.Protocol.H2C, 16);
         assertEquals(2 * 8 - 1, s.plan(Map.of(PointRows.key(measured), Set.of(2))).stream()
                 .mapToInt(t -> t.points().size()).sum(), "its own repetition is");
     }
@@ -150,7 +151,7 @@ class BenchPlanTest {
     @Test
     void protocolsAreInterleavedAServerJvmEachAndHttp1KeepsOneStream() {
         Sweep plain = sweep(11, 4);
-        List<core.Protocol> three = List.of(core.Protocol.H1, core.Protocol.H2C, core.Protocol.H2);
+        List<http.Protocol> three = List.of(http.Protocol.H1, http.Protocol.H2C, http.Protocol.H2);
         Sweep s = new Sweep(config(POINTS.pages(), POINTS.connections(), three, List.of(16), 4, 11, plain.out(),
                 false), plain.combinations().subList(0, 2));
         var tasks = s.plan(Map.of());
@@ -165,10 +166,10 @@ class BenchPlanTest {
         boolean interleaved = false;
         for (int rep = 1; rep <= 4; rep++) {
             int r = rep;
-            List<core.Protocol> in = tasks.stream().filter(t -> t.repetition() == r).map(t -> t.protocol()).toList();
+            List<http.Protocol> in = tasks.stream().filter(t -> t.repetition() == r).map(t -> t.protocol()).toList();
             assertEquals(6, in.size());
             // not merely each protocol's JVMs one after the other in the list's order
-            List<core.Protocol> blocks = new ArrayList<>();
+            List<http.Protocol> blocks = new ArrayList<>();
             in.forEach(p -> {
                 if (blocks.isEmpty() || blocks.get(blocks.size() - 1) != p) {
                     blocks.add(p);
@@ -178,7 +179,7 @@ class BenchPlanTest {
         }
         assertTrue(interleaved, "protocols interleaved within a repetition: " + order(tasks));
 
-        Sweep one = new Sweep(config(POINTS.pages(), POINTS.connections(), List.of(core.Protocol.H1), List.of(1), 4,
+        Sweep one = new Sweep(config(POINTS.pages(), POINTS.connections(), List.of(http.Protocol.H1), List.of(1), 4,
                 11, plain.out(), false), plain.combinations());
         assertEquals(order(plain.plan(Map.of())), order(one.plan(Map.of())),
                 "one protocol: the order a seed gave before");

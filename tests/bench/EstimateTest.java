@@ -1,8 +1,10 @@
 package bench;
 
 import cli.Registry;
-import core.Combination;
-import core.Page;
+import load.LoadGenerator;
+import model.Page;
+import site.Combination;
+
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;

@@ -1,9 +1,13 @@
 package bench;
 
 import cli.Registry;
-import core.Combination;
-import core.Page;
-import core.Protocol;
+import http.Protocol;
+import load.LoadGenerator;
+import load.WrongResponses;
+import model.Page;
+import site.Combination;
+import tables.Row;
+
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -24,7 +28,6 @@ import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2Settings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import records.Row;
 
 import java.io.IOException;
 import java.net.InetAddress;

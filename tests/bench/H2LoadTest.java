@@ -1,17 +1,20 @@
 package bench;
 
 import cli.Registry;
-import core.Combination;
-import core.Page;
-import core.Protocol;
-import core.ServeConfig;
-import core.Server;
-import core.Site;
+import harness.ServerProcess;
+import http.Protocol;
+import load.LoadGenerator;
+import model.Page;
+import site.Combination;
+import site.ServeConfig;
+import site.Server;
+import site.Site;
+import tables.Row;
+import verify.Reference;
+
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import records.Row;
-import verify.Reference;
 
 import java.io.IOException;
 import java.net.URI;

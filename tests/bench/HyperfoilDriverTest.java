@@ -1,14 +1,15 @@
 package bench;
 
+import base.UsageException;
 import cli.CliTest;
 import cli.Registry;
-import core.Combination;
-import core.Page;
-import core.ServeConfig;
-import core.UsageException;
-import records.HyperfoilImport;
-import records.Row;
-import records.Summary;
+import harness.ServerProcess;
+import importers.HyperfoilImport;
+import model.Page;
+import site.Combination;
+import site.ServeConfig;
+import tables.Row;
+import tables.Summary;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -133,9 +134,9 @@ class HyperfoilDriverTest {
             assertEquals(HyperfoilImport.TOOL, row.tool());
             assertTrue(row.reqPerS() > 0 && row.requests() > 0, row.toString());
             assertEquals(0L, row.errors(), row.note());
-            assertTrue(row.decimal(records.Metric.TTLB_P50_MS) > 0, row.toString());
-            assertNull(row.decimal(records.Metric.TTFB_P50_MS), "Hyperfoil records no time to first byte");
-            assertNull(row.decimal(records.Metric.FIRST_ITEM_P50_MS), "nor the first item");
+            assertTrue(row.decimal(tables.Metric.TTLB_P50_MS) > 0, row.toString());
+            assertNull(row.decimal(tables.Metric.TTFB_P50_MS), "Hyperfoil records no time to first byte");
+            assertNull(row.decimal(tables.Metric.FIRST_ITEM_P50_MS), "nor the first item");
             assertTrue(row.note().contains(HyperfoilImport.NOTE), row.note());
             assertTrue(Files.isRegularFile(out.resolve("hgrm/" + name + ".ttlb.hgrm")));
 

@@ -3,8 +3,8 @@ package bench;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import records.Row;
-import records.Summary;
+import tables.Row;
+import tables.Summary;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -141,7 +141,7 @@ class InterruptIT {
     }
 
     private static int windows(Path out) throws IOException {
-        Path runs = out.resolve(records.Repetitions.FILE);
+        Path runs = out.resolve(stats.Repetitions.FILE);
         return Files.exists(runs) ? Summary.read(runs).size() : 0;
     }
 
@@ -202,10 +202,10 @@ class InterruptIT {
         assertEquals(1, Summary.read(out.resolve("summary.csv")).size());
         // What --resume keeps of it: its windows if the one that stands is valid and undisturbed (a busy machine can
         // disturb every attempt, and that repetition is measured again).
-        List<Row> first = Summary.read(out.resolve(records.Repetitions.FILE));
-        var settled = records.Repetitions.settled(first);
+        List<Row> first = Summary.read(out.resolve(stats.Repetitions.FILE));
+        var settled = stats.Repetitions.settled(first);
         long kept = first.stream().filter(r -> settled.get(r.pointKey())
-                .contains(records.Repetitions.repetition(r))).count();
+                .contains(stats.Repetitions.repetition(r))).count();
         int toMeasure = 2 - settled.values().stream().mapToInt(java.util.Set::size).sum();
 
         // The table is printed once every window is measured; the report is written next.

@@ -1,11 +1,13 @@
 package bench;
 
 import cli.Registry;
-import com.sun.net.httpserver.HttpServer;
-import core.Combination;
-import core.Page;
-import records.Row;
+import harness.Kernel;
+import model.Page;
+import site.Combination;
+import tables.Row;
 import verify.Reference;
+
+import com.sun.net.httpserver.HttpServer;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

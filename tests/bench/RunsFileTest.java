@@ -1,14 +1,15 @@
 package bench;
 
 import cli.Registry;
-import core.Combination;
-import core.Page;
+import model.Page;
+import site.Combination;
+import stats.Repetitions;
+import tables.Row;
+import tables.RowBuilder;
+import tables.Summary;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import records.Repetitions;
-import records.Row;
-import records.RowBuilder;
-import records.Summary;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,9 +1,11 @@
 package bench;
 
 import cli.Registry;
-import core.Combination;
-import core.Page;
-import records.Row;
+import load.ResponseParser;
+import load.WrongResponses;
+import model.Page;
+import site.Combination;
+import tables.Row;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

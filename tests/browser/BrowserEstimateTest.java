@@ -1,7 +1,8 @@
 package browser;
 
-import core.Page;
-import core.Protocol;
+import http.Protocol;
+import model.Page;
+
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

@@ -6,9 +6,9 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import records.BrowserCsv;
-import records.BrowserRow;
-import records.Milestone;
+import tables.BrowserCsv;
+import tables.BrowserRow;
+import tables.Milestone;
 
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package browser;
 
-import core.Tls;
+import http.Tls;
 import org.bouncycastle.cert.X509CertificateHolder;
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,6 @@
 package browser;
 
-import core.Protocol;
+import http.Protocol;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,6 +1,6 @@
 package cli;
 
-import core.Protocol;
+import http.Protocol;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -34,7 +34,7 @@ class BrowserProtocolTest {
 
     @Test
     void aServerThatDoesNotSpeakAProtocolIsLeftOutOfIt() {
-        List<core.Combination> chosen = Registry.select(List.of("jdk", "nima"), List.of("jstachio"),
+        List<site.Combination> chosen = Registry.select(List.of("jdk", "nima"), List.of("jstachio"),
                 List.of("virtual"));
         assertEquals(List.of("jdk left out over h2, which it does not speak"),
                 BrowserCommand.speaking(chosen, List.of(Protocol.H1, Protocol.H2)));

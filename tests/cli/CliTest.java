@@ -1,11 +1,11 @@
 package cli;
 
-import core.Combination;
-import core.Durations;
-import core.Engine;
-import core.ServeConfig;
-import core.Server;
-import core.Servers;
+import base.Durations;
+import model.Engine;
+import site.Combination;
+import site.ServeConfig;
+import site.Server;
+import site.Servers;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -306,19 +306,19 @@ public class CliTest {
      */
     @Test
     void stressOverH2cRefusesWhatItCannotRun() {
-        Server without = Registry.SERVERS.stream().filter(s -> !s.protocols().contains(core.Protocol.H2C))
+        Server without = Registry.SERVERS.stream().filter(s -> !s.protocols().contains(http.Protocol.H2C))
                 .findFirst().orElseThrow();
         String speakers = String.join(", ", Registry.SERVERS.stream()
-                .filter(s -> s.protocols().contains(core.Protocol.H2C)).map(Server::id).toList());
+                .filter(s -> s.protocols().contains(http.Protocol.H2C)).map(Server::id).toList());
         refused("--protocol=h2c is not available with server " + without.id() + ", which speaks "
-                + core.Protocol.ids(without.protocols()) + "; the servers that speak it: " + speakers + ".",
+                + http.Protocol.ids(without.protocols()) + "; the servers that speak it: " + speakers + ".",
                 "stress", "--protocol=h2c", "--server=" + without.id());
-        Server withoutTls = Registry.SERVERS.stream().filter(s -> !s.protocols().contains(core.Protocol.H2))
+        Server withoutTls = Registry.SERVERS.stream().filter(s -> !s.protocols().contains(http.Protocol.H2))
                 .findFirst().orElseThrow();
         String tlsSpeakers = String.join(", ", Registry.SERVERS.stream()
-                .filter(s -> s.protocols().contains(core.Protocol.H2)).map(Server::id).toList());
+                .filter(s -> s.protocols().contains(http.Protocol.H2)).map(Server::id).toList());
         refused("--protocol=h2 is not available with server " + withoutTls.id() + ", which speaks "
-                + core.Protocol.ids(withoutTls.protocols()) + "; the servers that speak it: " + tlsSpeakers + ".",
+                + http.Protocol.ids(withoutTls.protocols()) + "; the servers that speak it: " + tlsSpeakers + ".",
                 "stress", "--protocol=h2", "--server=" + withoutTls.id());
         refused("--protocol takes h1, h2c or h2 for stress: its client does not speak HTTP/1.1 over TLS (h1s).",
                 "stress", "--protocol=h1s");

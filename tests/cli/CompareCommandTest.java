@@ -1,6 +1,6 @@
 package cli;
 
-import records.BenchFolder;
+import report.BenchFolder;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

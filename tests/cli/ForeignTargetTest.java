@@ -1,12 +1,12 @@
 package cli;
 
-import core.Combination;
-import core.ServeConfig;
-import core.Servers;
+import site.Combination;
+import site.ServeConfig;
+import site.Servers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import records.Row;
-import records.Summary;
+import tables.Row;
+import tables.Summary;
 import verify.ForeignServer;
 
 import java.nio.file.Files;
@@ -138,11 +138,11 @@ class ForeignTargetTest {
         assertEquals("foreign", app.mode());
         assertTrue(app.valid(), app.note());
         assertTrue(app.reqPerS() > 0, app.toString());
-        assertNotNull(app.decimal(records.Metric.TTFB_P50_MS));
-        assertTrue(app.decimal(records.Metric.FIRST_ITEM_P50_MS) >= app.decimal(records.Metric.TTFB_P50_MS) && app.decimal(records.Metric.FIRST_ITEM_P50_MS) <= app.decimal(records.Metric.TTLB_P50_MS),
+        assertNotNull(app.decimal(tables.Metric.TTFB_P50_MS));
+        assertTrue(app.decimal(tables.Metric.FIRST_ITEM_P50_MS) >= app.decimal(tables.Metric.TTFB_P50_MS) && app.decimal(tables.Metric.FIRST_ITEM_P50_MS) <= app.decimal(tables.Metric.TTLB_P50_MS),
                 app.toString());
-        assertNotNull(app.decimal(records.Metric.RSS_PEAK_MB), "its RSS from /proc");
-        assertNotNull(app.whole(records.Metric.THREADS_PEAK), "its threads from /proc");
+        assertNotNull(app.decimal(tables.Metric.RSS_PEAK_MB), "its RSS from /proc");
+        assertNotNull(app.whole(tables.Metric.THREADS_PEAK), "its threads from /proc");
         assertTrue(app.note().contains("pid " + ProcessHandle.current().pid()), app.note());
         String report = Files.readString(out.resolve("report.html"));
         assertTrue(report.contains("webflux-app") && report.contains(c.engine().id()), "both in one report");
@@ -157,7 +157,7 @@ class ForeignTargetTest {
     void browserLoadsAForeignAppsPagesAlone(@TempDir Path dir) throws Exception {
         try {
             browser.Chromium.find(null, null);
-        } catch (core.UsageException e) {
+        } catch (base.UsageException e) {
             org.junit.jupiter.api.Assumptions.assumeTrue(false, "no Chromium here: " + e.getMessage());
         }
         Path out = dir.resolve("run");
@@ -167,7 +167,7 @@ class ForeignTargetTest {
             assertEquals(0, r.code(), r.out() + r.err());
             assertTrue(r.out().contains("browser: foreign app webflux-app presentations run 1/1: fcp"), r.out());
         }
-        String csv = Files.readString(out.resolve(records.BrowserCsv.FILE));
+        String csv = Files.readString(out.resolve(tables.BrowserCsv.FILE));
         assertTrue(csv.contains("foreign,webflux-app,foreign,presentations"), csv);
         assertTrue(Files.readString(out.resolve("report.html")).contains("webflux-app"));
     }

@@ -1,8 +1,8 @@
 package cli;
 
-import core.Combination;
-import core.RawHttp;
-import core.Server;
+import site.Combination;
+import site.RawHttp;
+import site.Server;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

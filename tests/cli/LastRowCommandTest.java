@@ -2,9 +2,9 @@ package cli;
 
 import cli.CliTest.Run;
 
-import records.Row;
-import records.RowBuilder;
-import records.Summary;
+import tables.Row;
+import tables.RowBuilder;
+import tables.Summary;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /** {@code last-row}: how scripts read a column of the last row by its name, valid rows only. */
 class LastRowCommandTest {
 
-    private static records.RowBuilder probe(double targetRate) {
+    private static tables.RowBuilder probe(double targetRate) {
         return RowBuilder.of("wrk", "nima", "jstachio", "virtual", "stocks", 16, targetRate);
     }
 

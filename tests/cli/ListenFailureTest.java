@@ -1,6 +1,6 @@
 package cli;
 
-import core.Server;
+import site.Server;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;

@@ -2,12 +2,12 @@ package cli;
 
 import cli.CliTest.Run;
 
-import core.Combination;
-import core.Servers;
+import site.Combination;
+import site.Servers;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import records.Provenance;
+import tables.Provenance;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -108,14 +108,14 @@ class OutFolderTest {
     /** A folder PssrBench wrote is recognised by its provenance.json, and one whose record is another's is not. */
     @Test
     void aResultsFolderIsRecognisedByItsProvenance(@TempDir Path dir) throws Exception {
-        assertTrue(records.ResultsFolder.isFresh(dir.resolve("new")));
-        assertTrue(records.ResultsFolder.isFresh(dir));
+        assertTrue(tables.ResultsFolder.isFresh(dir.resolve("new")));
+        assertTrue(tables.ResultsFolder.isFresh(dir));
         Provenance.add(dir.resolve("ours"), Provenance.record("bench", "x", Map.of("--repeat", "1"), Map.of()));
-        assertTrue(records.ResultsFolder.isPssrBench(dir.resolve("ours")));
+        assertTrue(tables.ResultsFolder.isPssrBench(dir.resolve("ours")));
         for (String text : List.of("{\"mine\":1}", "not json", "[]", "{\"pssrbench\":\"1\",\"command\":\"bench\"}")) {
             Path theirs = Files.createDirectories(dir.resolve("theirs" + text.hashCode()));
             Files.writeString(theirs.resolve("provenance.json"), text);
-            assertFalse(records.ResultsFolder.isPssrBench(theirs), text);
+            assertFalse(tables.ResultsFolder.isPssrBench(theirs), text);
         }
     }
 

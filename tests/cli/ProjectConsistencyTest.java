@@ -1,12 +1,12 @@
 package cli;
 
-import core.Combination;
-import core.Demo;
-import core.Engine;
-import core.Mode;
-import core.ServeConfig;
-import core.Server;
-import records.Summary;
+import model.Engine;
+import model.Mode;
+import site.Combination;
+import site.Demo;
+import site.ServeConfig;
+import site.Server;
+import tables.Summary;
 
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;

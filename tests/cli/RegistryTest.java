@@ -1,12 +1,12 @@
 package cli;
 
-import core.Delivery;
-import core.Engine;
-import core.Mode;
-import core.Page;
-import core.Server;
-import core.Serving;
-import core.UsageException;
+import base.UsageException;
+import model.Engine;
+import model.Mode;
+import model.Page;
+import model.Serving;
+import site.Delivery;
+import site.Server;
 
 import org.junit.jupiter.api.Test;
 
@@ -53,7 +53,7 @@ class RegistryTest {
     }
 
     /**
-     * The plan of every server and mode (core.Serving) runs a handler the server offers, renders on the handler
+     * The plan of every server and mode (model.Serving) runs a handler the server offers, renders on the handler
      * only when that handler waits for its page, queues chunks only for a render on callbacks whose handler waits,
      * and sends the page whole exactly when the mode says so.
      */

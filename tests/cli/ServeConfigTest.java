@@ -1,13 +1,14 @@
 package cli;
 
-import core.Combination;
-import core.ConnectionLimits;
-import core.DataSource;
-import core.Protocol;
-import core.ServeConfig;
-import core.Server;
-import core.Site;
-import core.Tier;
+import http.ConnectionLimits;
+import http.Protocol;
+import model.DataSource;
+import site.Combination;
+import site.ServeConfig;
+import site.Server;
+import site.Site;
+import site.Tier;
+
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 

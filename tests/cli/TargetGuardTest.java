@@ -1,6 +1,6 @@
 package cli;
 
-import core.UsageException;
+import base.UsageException;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

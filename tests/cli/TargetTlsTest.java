@@ -1,10 +1,11 @@
 package cli;
 
-import core.Combination;
-import core.Protocol;
-import core.ServeConfig;
-import core.Servers;
-import core.Tls;
+import http.Protocol;
+import http.Tls;
+import site.Combination;
+import site.ServeConfig;
+import site.Servers;
+
 import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
 import org.bouncycastle.util.io.pem.PemObject;
 import org.junit.jupiter.api.Test;

@@ -1,18 +1,19 @@
 package engines;
 
 import cli.Registry;
-import core.Combination;
-import core.Engine;
-import core.Page;
-import core.Templates;
+import model.Engine;
+import model.Page;
+import model.Templates;
+import modes.ReactiveMode;
+import site.Combination;
+import verify.Verifier;
+
 import io.reactivex.rxjava3.core.Observable;
 import kotlinx.html.DIV;
 import kotlinx.html.TBODY;
 import kotlinx.html.TagConsumer;
 import kotlinx.html.stream.StreamKt;
-import modes.ReactiveMode;
 import org.junit.jupiter.api.Test;
-import verify.Verifier;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,17 +1,17 @@
 package modes;
 
 import cli.Registry;
-import core.Combination;
-import core.DataSource;
-import core.Engine;
-import core.Logs;
-import core.Mode;
-import core.Page;
-import core.RawHttp;
-import core.ServeConfig;
-import core.Server;
-import core.Servers;
-import core.Tier;
+import model.DataSource;
+import model.Engine;
+import model.Mode;
+import model.Page;
+import site.Combination;
+import site.Logs;
+import site.RawHttp;
+import site.ServeConfig;
+import site.Server;
+import site.Servers;
+import site.Tier;
 import verify.TimedFetch;
 import verify.Verifier;
 

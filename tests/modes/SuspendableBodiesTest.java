@@ -1,13 +1,14 @@
 package modes;
 
 import cli.Registry;
-import core.Combination;
-import core.DataSource;
-import core.Logs;
-import core.Page;
-import core.Render;
-import core.ServeConfig;
-import core.Site;
+import model.DataSource;
+import model.Page;
+import model.Render;
+import site.Combination;
+import site.Logs;
+import site.ServeConfig;
+import site.Site;
+
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 

@@ -1,14 +1,15 @@
 package modes;
 
 import cli.Registry;
+import model.Page;
+import site.Combination;
+import site.Logs;
+import site.RawHttp;
+import site.Servers;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.management.HotSpotDiagnosticMXBean;
-import core.Combination;
-import core.Logs;
-import core.Page;
-import core.RawHttp;
-import core.Servers;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 

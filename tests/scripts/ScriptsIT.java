@@ -1,11 +1,11 @@
 package scripts;
 
 import cli.Registry;
-import core.Combination;
-import records.Provenance;
-import records.Row;
-import records.Summary;
-import records.WrkReport;
+import importers.WrkReport;
+import site.Combination;
+import tables.Provenance;
+import tables.Row;
+import tables.Summary;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -109,7 +109,7 @@ class ScriptsIT {
     }
 
     /**
-     * The launcher rebuilds the jar when one of its inputs, as the pom names them, is newer: an edit under records/
+     * The launcher rebuilds the jar when one of its inputs, as the pom names them, is newer: an edit under tables/
      * does (a hand-kept list once left records/, browser/ and stress/ out), a new results folder does not (that list
      * named results/, the output folder). Run on a copy of the launcher and the pom, whose Maven is a stand-in.
      */
@@ -122,13 +122,13 @@ class ScriptsIT {
         Path bin = Files.createDirectories(root.resolve("bin"));
         Path mvn = Files.writeString(bin.resolve("mvn"), "#!/bin/sh\necho \"maven stand-in: $*\" >&2\n");
         assertTrue(mvn.toFile().setExecutable(true));
-        Path source = Files.createDirectories(root.resolve("records")).resolve("Row.java");
-        Files.writeString(source, "package records;\n");
+        Path source = Files.createDirectories(root.resolve("tables")).resolve("Row.java");
+        Files.writeString(source, "package tables;\n");
         Path jar = Files.createDirectories(root.resolve("target")).resolve("pssrbench.jar");
         Files.writeString(jar, "");
         java.nio.file.attribute.FileTime built = java.nio.file.attribute.FileTime.fromMillis(
                 System.currentTimeMillis() - 60_000);
-        for (Path old : List.of(root.resolve("pom.xml"), root.resolve("records"), source)) {
+        for (Path old : List.of(root.resolve("pom.xml"), root.resolve("tables"), source)) {
             Files.setLastModifiedTime(old, java.nio.file.attribute.FileTime.fromMillis(built.toMillis() - 60_000));
         }
         Files.setLastModifiedTime(jar, built);
@@ -141,7 +141,7 @@ class ScriptsIT {
         assertFalse(fresh.out().contains("building it"), "a results folder is no input of the jar: " + fresh.out());
         assertTrue(fresh.out().contains("/bin/java -jar " + jar + " list"), fresh.out());
 
-        Files.writeString(source, "package records;\n// edited\n");
+        Files.writeString(source, "package tables;\n// edited\n");
         Done stale = run(root, launch);
         assertTrue(stale.out().contains("pssrbench: " + jar + " is older than the sources; building it.\n"),
                 stale.out());
@@ -231,7 +231,7 @@ class ScriptsIT {
         assertTrue(row.valid(), rows.get(1));
         assertTrue(row.reqPerS() > 0, rows.get(1));
         // 20 items at 1 ms each: no page can take less than 20 ms.
-        assertTrue(row.decimal(records.Metric.TTLB_P50_MS) >= 20, rows.get(1));
+        assertTrue(row.decimal(tables.Metric.TTLB_P50_MS) >= 20, rows.get(1));
         assertProvenance(out, "scripts/wrk2-cell.sh", "/usr/bin/wrk: wrk ");
         JsonNode flags = new ObjectMapper().readTree(out.resolve("provenance.json").toFile()).path("flags");
         assertEquals("3s", flags.path("--duration").asText(), flags.toString());

@@ -1,13 +1,14 @@
 package servers;
 
+import base.Durations;
 import cli.Registry;
-import core.Combination;
-import core.ConnectionLimits;
-import core.Durations;
-import core.Engine;
-import core.ServeConfig;
-import core.Server;
-import core.Servers;
+import http.ConnectionLimits;
+import model.Engine;
+import site.Combination;
+import site.ServeConfig;
+import site.Server;
+import site.Servers;
+
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -117,7 +118,7 @@ class ConnectionSettingsTest {
         if (s.limitsPerJvm()) {
             Engine engine = Registry.ENGINES.get(0);
             java.nio.file.Path log = java.nio.file.Files.createTempFile("pssrbench-limits", ".log");
-            try (bench.ServerProcess p = bench.ServerProcess.start(ServeConfig.of(new Combination(s, engine,
+            try (harness.ServerProcess p = harness.ServerProcess.start(ServeConfig.of(new Combination(s, engine,
                     Registry.modes(engine).get(0)), Duration.ofMillis(1)).withLimits(new ConnectionLimits(
                     ConnectionLimits.DEFAULT_BACKLOG, idleTimeout)), List.of(), log)) {
                 test.run(p.base().getPort());

@@ -1,17 +1,18 @@
 package servers;
 
 import cli.Registry;
-import core.Combination;
-import core.Page;
-import core.Protocol;
-import core.ServeConfig;
-import core.Server;
-import core.Servers;
-import org.junit.jupiter.api.Test;
+import http.Protocol;
+import model.Page;
+import site.Combination;
+import site.ServeConfig;
+import site.Server;
+import site.Servers;
 import verify.Fetcher;
 import verify.Fetchers;
 import verify.Reference;
 import verify.TimedFetch;
+
+import org.junit.jupiter.api.Test;
 
 import java.net.URI;
 import java.time.Duration;

@@ -1,19 +1,20 @@
 package servers;
 
+import base.UsageException;
 import cli.Registry;
-import core.Combination;
-import core.Page;
-import core.Protocol;
-import core.ServeConfig;
-import core.Server;
-import core.Site;
-import core.UsageException;
-import org.junit.jupiter.api.Test;
+import http.Protocol;
+import model.Page;
+import site.Combination;
+import site.ServeConfig;
+import site.Server;
+import site.Site;
 import verify.Fetcher;
 import verify.Fetchers;
 import verify.Reference;
 import verify.TimedFetch;
 import verify.Verifier;
+
+import org.junit.jupiter.api.Test;
 
 import javax.net.ssl.SSLContext;
 import java.net.URI;

@@ -1,14 +1,14 @@
 package servers;
 
 import cli.Registry;
-import core.Combination;
-import core.Mode;
-import core.Page;
-import core.RawHttp;
-import core.Server;
-import core.Servers;
-import core.Site;
-import core.Tier;
+import model.Mode;
+import model.Page;
+import site.Combination;
+import site.RawHttp;
+import site.Server;
+import site.Servers;
+import site.Site;
+import site.Tier;
 import verify.Reference;
 
 import org.junit.jupiter.params.ParameterizedTest;
@@ -204,7 +204,7 @@ class HttpBehaviourTest {
             assertEquals(200, RawHttp.status(s.port(), "GET / HTTP/1.1\r\n" + HOST + "\r\n"));
         }
         // A render of an earlier test's that its server's stop interrupted may still end while this one runs: it
-        // logs at FINE (core.Render), so it is not counted here.
+        // logs at FINE (model.Render), so it is not counted here.
         synchronized (logged) {
             assertEquals(List.of(), List.copyOf(logged), "logged above FINE");
         }

@@ -1,10 +1,10 @@
 package servers;
 
 import cli.Registry;
-import core.Combination;
-import core.RawHttp;
-import core.Server;
-import core.Servers;
+import site.Combination;
+import site.RawHttp;
+import site.Server;
+import site.Servers;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;

@@ -1,6 +1,6 @@
 package stress;
 
-import core.Tls;
+import http.Tls;
 import io.netty.channel.EventLoopGroup;
 import org.junit.jupiter.api.Test;
 

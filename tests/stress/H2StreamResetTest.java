@@ -1,12 +1,13 @@
 package stress;
 
 import cli.Registry;
-import core.Combination;
-import core.Page;
-import core.Protocol;
-import core.RawHttp;
-import core.ServeConfig;
-import core.Servers;
+import http.Protocol;
+import model.Page;
+import site.Combination;
+import site.RawHttp;
+import site.ServeConfig;
+import site.Servers;
+
 import io.netty.channel.EventLoopGroup;
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,7 @@
 package stress;
 
 import cli.CliTest;
-import core.Protocol;
+import http.Protocol;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;

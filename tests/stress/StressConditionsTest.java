@@ -1,8 +1,9 @@
 package stress;
 
-import bench.CpuWatch;
 import cli.Registry;
-import core.Combination;
+import harness.CpuWatch;
+import site.Combination;
+
 import org.junit.jupiter.api.Test;
 
 import java.util.LinkedHashMap;

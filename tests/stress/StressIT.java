@@ -1,7 +1,7 @@
 package stress;
 
 import cli.Registry;
-import core.Server;
+import site.Server;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,7 +39,7 @@ class StressIT {
      */
     @Test
     void everyScenarioPassesAtSmallSizesOnEveryServer(@TempDir Path out) throws Exception {
-        List<String> scenarios = Scenarios.ids(core.Protocol.H1).stream().filter(s -> !s.equals("shutdown")).toList();
+        List<String> scenarios = Scenarios.ids(http.Protocol.H1).stream().filter(s -> !s.equals("shutdown")).toList();
         List<String> servers = Registry.SERVERS.stream().map(Server::id).toList();
         String console = stress(out, 600, KNOWN_WRONG.isEmpty() ? 0 : 1, small(scenarios, "--server="
                 + String.join(",", servers), "--engine=jstachio", "--mode=virtual", "--scenario="
@@ -107,17 +107,17 @@ class StressIT {
     void http2ScenariosPassOnOneServer(@TempDir Path out) throws Exception {
         String server = H2_SERVER;
         assertTrue(Registry.SERVERS.stream().anyMatch(s -> s.id().equals(server)
-                && s.protocols().contains(core.Protocol.H2C)), server + " speaks h2c");
-        String console = stress(out, 300, 0, small(Scenarios.ids(core.Protocol.H2C), "--protocol=h2c",
+                && s.protocols().contains(http.Protocol.H2C)), server + " speaks h2c");
+        String console = stress(out, 300, 0, small(Scenarios.ids(http.Protocol.H2C), "--protocol=h2c",
                 "--server=" + server, "--engine=jstachio", "--mode=virtual"));
-        int total = Scenarios.ids(core.Protocol.H2C).size();
+        int total = Scenarios.ids(http.Protocol.H2C).size();
         assertTrue(console.contains(total + " of " + total + " passed"), console);
         List<String> csv = Files.readAllLines(out.resolve("results/stress.csv"));
         for (String column : List.of("open_peak", "server_max_streams", "same_connections_page_after",
                 "slow_windows_exhausted", "slow_max_connection_bytes", "pages_after", "answers")) {
             assertTrue(csv.get(0).contains("," + column + ","), column + " in " + csv.get(0));
         }
-        for (String scenario : Scenarios.ids(core.Protocol.H2C)) {
+        for (String scenario : Scenarios.ids(http.Protocol.H2C)) {
             assertTrue(csv.stream().anyMatch(l -> l.startsWith(scenario + "," + server + ",jstachio,virtual,true,")),
                     scenario + " passed: " + String.join("\n", csv));
         }

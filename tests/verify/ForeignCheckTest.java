@@ -1,6 +1,6 @@
 package verify;
 
-import core.Page;
+import model.Page;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -26,7 +26,7 @@ class ForeignCheckTest {
             assertTrue(r.ok(), r.problem());
             byte[] relaid = ForeignServer.relaid(Page.STOCKS);
             assertEquals(relaid.length, r.body().length);
-            assertFalse(java.util.Arrays.equals(relaid, core.Page.STOCKS.id().getBytes()), "not PssrBench's bytes");
+            assertFalse(java.util.Arrays.equals(relaid, model.Page.STOCKS.id().getBytes()), "not PssrBench's bytes");
             assertEquals(Boolean.TRUE, r.progressive(), r.arrival());
             assertTrue(r.firstItemMs() < r.totalMs() / 2, r.arrival());
         }

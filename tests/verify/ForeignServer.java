@@ -1,7 +1,7 @@
 package verify;
 
 import com.sun.net.httpserver.HttpServer;
-import core.Page;
+import model.Page;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,11 +1,11 @@
 package verify;
 
 import cli.Registry;
-import core.Combination;
-import core.Engine;
-import core.Page;
-import core.Streaming;
-import core.Templates;
+import model.Engine;
+import model.Page;
+import model.Streaming;
+import model.Templates;
+import site.Combination;
 
 import org.apache.velocity.Template;
 import org.apache.velocity.VelocityContext;

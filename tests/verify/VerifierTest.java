@@ -1,10 +1,10 @@
 package verify;
 
 import cli.Registry;
-import core.Combination;
-import core.Engine;
-import core.Page;
-import core.Protocol;
+import http.Protocol;
+import model.Engine;
+import model.Page;
+import site.Combination;
 
 import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.Test;
