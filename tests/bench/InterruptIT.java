@@ -1,6 +1,7 @@
 package bench;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tables.Row;
@@ -33,6 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * has come: during the combination's verification, during the warm-up, during the first measured window, between
  * points (SIGINT), after the last window. Two points of 1 s warm-up and 2 s windows each, about a minute and a half.
  */
+@Tag("parallel")   // runs beside the other integration tests so tagged (pom.xml says why)
 class InterruptIT {
 
     private static Path jar;

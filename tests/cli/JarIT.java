@@ -5,6 +5,7 @@ import site.RawHttp;
 import site.Server;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.BufferedReader;
@@ -26,6 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The packaged jar, as users and scripts run it: one child JVM per test. */
+@Tag("parallel")   // runs beside the other integration tests so tagged (pom.xml says why)
 class JarIT {
 
     private static Path jar;

@@ -10,6 +10,7 @@ import tables.Summary;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,6 +37,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** The shell scripts: syntax, shellcheck, and one wrk2-cell.sh run end to end against a real server. */
+@Tag("parallel")   // runs beside the other integration tests so tagged (pom.xml says why)
 class ScriptsIT {
 
     private static final Path ROOT = Path.of(System.getProperty("user.dir"));
