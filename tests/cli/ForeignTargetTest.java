@@ -3,6 +3,7 @@ package cli;
 import site.Combination;
 import site.ServeConfig;
 import site.Servers;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tables.Row;
@@ -154,6 +155,7 @@ class ForeignTargetTest {
 
     /** browser of a foreign app: its pages loaded alone in Chromium, rows named by its label, in the folder's report. */
     @Test
+    @Tag("slow")   // Chromium, a process of its own: the full tier's, as the quick one is in-process
     void browserLoadsAForeignAppsPagesAlone(@TempDir Path dir) throws Exception {
         try {
             browser.Chromium.find(null, null);
