@@ -20,8 +20,8 @@ import java.util.concurrent.Callable;
                 + " repetition in their runs.csv: each side's median with its interval, the change B/A with its 95%%"
                 + " interval and a Mann–Whitney p, ~ when the change is not significant at 5%%. With --baseline and"
                 + " one folder, compare each combination with the baseline at the same page, connections and rate.",
-                "Folders that measured different things (pages, connections, rates, delay, source scheduler) are"
-                        + " refused. Reads the folders only."},
+                "Folders that measured different things (pages, connections, rates, delay, source scheduler), or"
+                        + " that share no point, are refused. Reads the folders only."},
         footer = {"", "Examples:", "  pssrbench compare results/before results/after --threshold=5",
                 "  pssrbench compare results/run1 --baseline=nima/raw/virtual --metric=req_per_s,ttlb_p99_ms"})
 final class CompareCommand implements Callable<Integer> {

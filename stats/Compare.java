@@ -140,6 +140,13 @@ public final class Compare {
                 pairs.add(new Pair("", label(rows.get(0)), rows, pb.get(key)));
             }
         });
+        if (pairs.isEmpty()) {
+            // Every header and no row would read as "no difference" (issue 32): say that nothing can be compared.
+            throw new UsageException("A (" + a + ") and B (" + b + ") have no point in common: A measured "
+                    + String.join(", ", values(pa, Compare::combination)) + ", B measured "
+                    + String.join(", ", values(pb, Compare::combination)) + "; to rank combinations, measure them in"
+                    + " one run and give that folder alone with --baseline=SERVER/ENGINE/MODE.");
+        }
         List<String> leftOut = new ArrayList<>();
         long onlyA = pa.keySet().stream().filter(k -> !pb.containsKey(k)).count();
         long onlyB = pb.keySet().stream().filter(k -> !pa.containsKey(k)).count();

@@ -90,6 +90,7 @@ class CompareCommandTest {
         Path three = new BenchFolder().combinations("nima/raw/virtual", "nima/jstachio/virtual")
                 .write(dir.resolve("three"));
         Path empty = Files.createDirectories(dir.resolve("empty"));
+        Path other = new BenchFolder().combinations("nima/thymeleaf/virtual").write(dir.resolve("other"));
 
         refused("compare takes two results folders, A and B, or one with --baseline=SERVER/ENGINE/MODE.", "compare",
                 a.toString());
@@ -99,6 +100,9 @@ class CompareCommandTest {
                 dir.resolve("nowhere").toString(), b.toString());
         refused("A (" + a + ") and B (" + slow + ") measured different things: delay 1ms in A, 5ms in B.", "compare",
                 a.toString(), slow.toString());
+        refused("A (" + a + ") and B (" + other + ") have no point in common: A measured nima/jstachio/virtual, B"
+                + " measured nima/thymeleaf/virtual; to rank combinations, measure them in one run and give that folder"
+                + " alone with --baseline=SERVER/ENGINE/MODE.", "compare", a.toString(), other.toString());
         refused("unknown metric 'rps'; valid metrics: req_per_s, ttfb_p50_ms, ttfb_p99_ms, first_item_p50_ms,"
                 + " ttlb_p50_ms, ttlb_p99_ms, cpu_ms_per_req.", "compare", a.toString(), b.toString(), "--metric=rps");
         for (String bad : List.of("-5", "0", "abc", "NaN")) {
