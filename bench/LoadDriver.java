@@ -1,5 +1,7 @@
 package bench;
 
+import base.UsageException;
+import http.Protocol;
 import load.LoadGenerator;
 
 import java.io.IOException;
@@ -31,6 +33,15 @@ public interface LoadDriver {
      */
     record About(String id, String help, String tool, String provenance, boolean http1Only, boolean timesFirstBytes,
                  boolean childJvm) {
+
+        /** {@code p} when this driver measures over it, else one sentence naming the default driver, which does. */
+        public Protocol check(Protocol p) {
+            if (http1Only && p != Protocol.H1) {
+                throw new UsageException("--driver=" + id + " measures over HTTP/1.1 only: leave out --protocol, or"
+                        + " use --driver=" + LoadDrivers.DEFAULT + " for " + p.id() + ".");
+            }
+            return p;
+        }
     }
 
     About about();

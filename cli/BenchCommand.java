@@ -162,7 +162,7 @@ final class BenchCommand implements Callable<Integer> {
     BenchConfig config() {
         LoadDriver loadDriver = LoadDrivers.byId(driver);
         List<Protocol> over = BenchProtocols.check(protocol.stream().map(Protocol::byId).toList(), streams,
-                Cli.given(spec, "--streams"), loadDriver.about().http1Only(), selection.target != null);
+                Cli.given(spec, "--streams"), loadDriver.about(), selection.target != null);
         return new BenchConfig(new BenchConfig.Points(pages.stream().<Page>map(Page::byId).toList(), connections,
                 rates, over, streams), new BenchConfig.Windows(repeat, seed, warmup, warmupMax, duration),
                 new BenchConfig.Servers(delay, timers, serverCpus, clientCpus, jfr, noBaseline),

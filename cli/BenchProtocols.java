@@ -1,6 +1,7 @@
 package cli;
 
 import base.UsageException;
+import bench.LoadDriver;
 import http.Protocol;
 import site.Combination;
 
@@ -23,10 +24,10 @@ final class BenchProtocols {
      * anything is asked of a server): the protocols to measure over. {@code streamsGiven}: whether the user wrote
      * --streams.
      */
-    static List<Protocol> check(List<Protocol> asked, List<Integer> streams, boolean streamsGiven, boolean hyperfoil,
-                                boolean target) {
+    static List<Protocol> check(List<Protocol> asked, List<Integer> streams, boolean streamsGiven,
+                                LoadDriver.About driver, boolean target) {
         for (Protocol p : asked) {
-            check(p, hyperfoil, target);
+            check(p, driver, target);
         }
         // At most 1000: a bound on the slots the generator keeps (connections x streams); a server that allows a
         // connection fewer (its SETTINGS_MAX_CONCURRENT_STREAMS) fails the point in a sentence of its own.
@@ -40,12 +41,8 @@ final class BenchProtocols {
         return asked;
     }
 
-    private static void check(Protocol p, boolean hyperfoil, boolean target) {
-        Protocol.Command.BENCH.check(p);
-        if (hyperfoil && p != Protocol.H1) {
-            throw new UsageException("--driver=hyperfoil measures over HTTP/1.1 only: leave out --protocol, or use"
-                    + " --driver=pssrbench for " + p.id() + ".");
-        }
+    private static void check(Protocol p, LoadDriver.About driver, boolean target) {
+        driver.check(Protocol.Command.BENCH.check(p));
         if (p.tls() && target) {
             throw new UsageException("--protocol=" + p.id() + " measures servers that bench starts: over TLS it"
                     + " trusts only the certificate it made for them, and --target takes http:// URLs.");
@@ -61,12 +58,7 @@ final class BenchProtocols {
 
     private static void spokenBy(List<Combination> chosen, Protocol p) {
         for (Combination c : chosen) {
-            if (!c.server().protocols().contains(p)) {
-                throw new UsageException("--protocol=" + p.id() + " is not available with server " + c.server().id()
-                        + ", which speaks " + Protocol.ids(c.server().protocols()) + "; the servers that speak it: "
-                        + String.join(", ", Registry.SERVERS.stream().filter(s -> s.protocols().contains(p))
-                        .map(s -> s.id()).toList()) + ".");
-            }
+            c.server().speaks(p, Registry.SERVERS);
         }
     }
 

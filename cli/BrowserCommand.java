@@ -180,10 +180,7 @@ final class BrowserCommand implements Callable<Integer> {
         for (Protocol p : protocols) {
             List<site.Server> without = servers.stream().filter(s -> !s.protocols().contains(p)).toList();
             if (!servers.isEmpty() && without.size() == servers.size()) {
-                throw new UsageException("--protocol=" + p.id() + " is not available with server "
-                        + without.get(0).id() + ", which speaks " + Protocol.ids(without.get(0).protocols())
-                        + "; the servers that speak it: " + String.join(", ", Registry.SERVERS.stream()
-                        .filter(s -> s.protocols().contains(p)).map(s -> s.id()).toList()) + ".");
+                without.get(0).speaks(p, Registry.SERVERS);
             }
             if (!without.isEmpty()) {
                 lines.add(String.join(", ", without.stream().map(s -> s.id()).toList()) + " left out over " + p.id()

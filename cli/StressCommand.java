@@ -219,11 +219,8 @@ final class StressCommand implements Callable<Integer> {
     private List<Combination> speaking(List<Combination> selected, Protocol over) {
         List<Combination> kept = selected.stream().filter(c -> c.server().protocols().contains(over)).toList();
         for (Combination c : selected) {
-            if ((!selection.servers.isEmpty() || kept.isEmpty()) && !c.server().protocols().contains(over)) {
-                throw new UsageException("--protocol=" + over.id() + " is not available with server "
-                        + c.server().id() + ", which speaks " + Protocol.ids(c.server().protocols())
-                        + "; the servers that speak it: " + String.join(", ", Registry.SERVERS.stream()
-                        .filter(s -> s.protocols().contains(over)).map(s -> s.id()).toList()) + ".");
+            if (!selection.servers.isEmpty() || kept.isEmpty()) {
+                c.server().speaks(over, Registry.SERVERS);
             }
         }
         return kept;

@@ -129,10 +129,7 @@ final class VerifyCommand implements Callable<Integer> {
     private static List<Combination> speaking(List<Combination> selected, Protocol protocol) {
         List<Combination> kept = selected.stream().filter(c -> c.server().protocols().contains(protocol)).toList();
         if (kept.isEmpty() && !selected.isEmpty()) {
-            throw new UsageException("--protocol=" + protocol.id() + " is not available with server "
-                    + selected.get(0).server().id() + ", which speaks " + Protocol.ids(selected.get(0).server()
-                    .protocols()) + "; the servers that speak it: " + String.join(", ", Registry.SERVERS.stream()
-                    .filter(s -> s.protocols().contains(protocol)).map(s -> s.id()).toList()) + ".");
+            selected.get(0).server().speaks(protocol, Registry.SERVERS);
         }
         return kept;
     }

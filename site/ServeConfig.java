@@ -53,10 +53,7 @@ public record ServeConfig(Server server, Engine engine, Mode mode, String host, 
         if (delay.isNegative() || grace.isNegative()) {
             throw new UsageException("durations must not be negative.");
         }
-        if (!server.protocols().contains(protocol)) {
-            throw new UsageException("--protocol=" + protocol.id() + " is not available with server " + server.id()
-                    + ", which speaks " + Protocol.ids(server.protocols()) + ".");
-        }
+        server.speaks(protocol, List.of());
         if ((tlsCert == null) != (tlsKey == null)) {
             throw new UsageException("--tls-cert and --tls-key go together: give both, or neither for a self-signed"
                     + " certificate.");

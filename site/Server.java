@@ -1,5 +1,6 @@
 package site;
 
+import base.UsageException;
 import http.ConnectionLimits;
 import http.Protocol;
 import http.Tls;
@@ -39,6 +40,21 @@ public interface Server {
      */
     default List<Protocol> protocols() {
         return List.of(Protocol.H1);
+    }
+
+    /**
+     * {@code p} when this server speaks it, else the one refusal every command gives (exit 2): what this server
+     * speaks and, from {@code registry} (the servers the command knows; serve, which knows no list, passes none),
+     * the servers that speak {@code p}.
+     */
+    default Protocol speaks(Protocol p, List<? extends Server> registry) {
+        if (!protocols().contains(p)) {
+            List<String> speakers = registry.stream().filter(s -> s.protocols().contains(p)).map(Server::id).toList();
+            throw new UsageException("--protocol=" + p.id() + " is not available with server " + id()
+                    + ", which speaks " + Protocol.ids(protocols()) + (registry.isEmpty() ? ""
+                    : "; the servers that speak it: " + String.join(", ", speakers)) + ".");
+        }
+        return p;
     }
 
     /**
