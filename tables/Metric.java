@@ -17,7 +17,9 @@ import static tables.Metric.Type.*;
  * it over the repetitions, which direction is better, whether a summary row carries an interval for its median (the
  * figures a reader compares: {@code compare}'s metrics and the report's whiskers), and whether the report's table of
  * points shows it among the figures (the rest is in the CSV; the server, page and protocol are the section's
- * heading; valid and note close every table as its verdict).
+ * heading; valid and note close every table as its verdict), and, for the figures bench's terminal table shows at
+ * the end of a sweep, their heading and width there (its point's names before them and its verdict after them are
+ * the table's own).
  */
 public enum Metric {
     TOOL("tool", TEXT, IDENTITY, SAME, NONE, false, true),
@@ -34,18 +36,18 @@ public enum Metric {
     REQUESTS("requests", WHOLE, RUN, MEDIAN, HIGHER, false, false),
     ERRORS("errors", WHOLE, RUN, SUM, LOWER, false, false),
     VALID("valid", FLAG, RUN, ALL, NONE, false, false),
-    REQ_PER_S("req_per_s", DECIMAL, Kind.RATE, MEDIAN, HIGHER, true, true),
-    TTFB_P50_MS("ttfb_p50_ms", DECIMAL, LATENCY, MEDIAN, LOWER, true, true),
+    REQ_PER_S("req_per_s", DECIMAL, Kind.RATE, MEDIAN, HIGHER, true, true, "req/s", 13),
+    TTFB_P50_MS("ttfb_p50_ms", DECIMAL, LATENCY, MEDIAN, LOWER, true, true, "ttfb p50", 11),
     TTFB_P99_MS("ttfb_p99_ms", DECIMAL, LATENCY, MEDIAN, LOWER, true, false),
-    FIRST_ITEM_P50_MS("first_item_p50_ms", DECIMAL, LATENCY, MEDIAN, LOWER, true, true),
-    TTLB_P50_MS("ttlb_p50_ms", DECIMAL, LATENCY, MEDIAN, LOWER, true, true),
+    FIRST_ITEM_P50_MS("first_item_p50_ms", DECIMAL, LATENCY, MEDIAN, LOWER, true, true, "item1 p50", 11),
+    TTLB_P50_MS("ttlb_p50_ms", DECIMAL, LATENCY, MEDIAN, LOWER, true, true, "ttlb p50", 11),
     TTLB_P90_MS("ttlb_p90_ms", DECIMAL, LATENCY, MEDIAN, LOWER, false, false),
-    TTLB_P99_MS("ttlb_p99_ms", DECIMAL, LATENCY, MEDIAN, LOWER, true, true),
+    TTLB_P99_MS("ttlb_p99_ms", DECIMAL, LATENCY, MEDIAN, LOWER, true, true, "ttlb p99", 11),
     TTLB_P999_MS("ttlb_p999_ms", DECIMAL, LATENCY, MEDIAN, LOWER, false, false),
     TTLB_MAX_MS("ttlb_max_ms", DECIMAL, LATENCY, MEDIAN, LOWER, false, false),
     SOURCE_MS("source_ms", DECIMAL, LATENCY, MEDIAN, NONE, false, false),
     CHUNKS_MEAN("chunks_mean", DECIMAL, COUNT, MEDIAN, NONE, false, false),
-    CPU_MS_PER_REQ("cpu_ms_per_req", DECIMAL, RESOURCE, MEDIAN, LOWER, true, true),
+    CPU_MS_PER_REQ("cpu_ms_per_req", DECIMAL, RESOURCE, MEDIAN, LOWER, true, true, "cpu/req", 11),
     CLIENT_CPU_MS_PER_REQ("client_cpu_ms_per_req", DECIMAL, RESOURCE, MEDIAN, LOWER, false, false),
     RSS_PEAK_MB("rss_peak_mb", DECIMAL, RESOURCE, MEDIAN, LOWER, false, true),
     RSS_MEAN_MB("rss_mean_mb", DECIMAL, RESOURCE, MEDIAN, LOWER, false, false),
@@ -55,7 +57,7 @@ public enum Metric {
     GC_COUNT("gc_count", WHOLE, RESOURCE, MEDIAN, LOWER, false, false),
     GC_MS("gc_ms", WHOLE, RESOURCE, MEDIAN, LOWER, false, true),
     LISTEN_DROPS("listen_drops", WHOLE, COUNT, MAX, LOWER, false, true),
-    CEILING_FRACTION("ceiling_fraction", DECIMAL, DERIVED, EMPTY, HIGHER, false, true),
+    CEILING_FRACTION("ceiling_fraction", DECIMAL, DERIVED, EMPTY, HIGHER, false, true, "ceiling", 7),
     REPETITION("repetition", INT, Kind.REPETITION, EMPTY, NONE, false, false),
     WARMUP_S("warmup_s", DECIMAL, CONDITION, MEDIAN, NONE, false, false),
     FOREIGN_CPU("foreign_cpu", DECIMAL, CONDITION, MAX, LOWER, false, false),
@@ -89,8 +91,15 @@ public enum Metric {
     private final Better better;
     private final boolean interval;
     private final boolean table;
+    private final String terminal;
+    private final int width;
 
     Metric(String column, Type type, Kind kind, Over over, Better better, boolean interval, boolean table) {
+        this(column, type, kind, over, better, interval, table, null, 0);
+    }
+
+    Metric(String column, Type type, Kind kind, Over over, Better better, boolean interval, boolean table,
+           String terminal, int width) {
         this.column = column;
         this.type = type;
         this.kind = kind;
@@ -98,6 +107,8 @@ public enum Metric {
         this.better = better;
         this.interval = interval;
         this.table = table;
+        this.terminal = terminal;
+        this.width = width;
     }
 
     /** The metrics a summary row carries an interval for, in their order: what compare compares by default. */
@@ -148,6 +159,16 @@ public enum Metric {
     /** Whether the report's table of points shows it. */
     public boolean table() {
         return table;
+    }
+
+    /** Its heading in bench's terminal table, or null where that table does not show it. */
+    public String terminal() {
+        return terminal;
+    }
+
+    /** The width of its column in bench's terminal table, right-aligned (wide enough for a median ± its interval). */
+    public int width() {
+        return width;
     }
 
     /** Whether its values are numbers. */
