@@ -2,19 +2,27 @@ package bench;
 
 import base.Durations;
 import stats.Repetitions;
+import tables.Metric;
 import tables.Row;
 import tables.Summary;
 
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
 /**
  * What a sweep prints while it runs: its plan and estimate, each point as it starts with the time left, a window
  * measured again, and the table of the points at the end. Apart from {@link Bench}, which decides what to measure.
  */
 final class BenchConsole {
+
+    /** The figures of the points' table, in the order of its columns. */
+    private static final List<Metric> FIGURES = Arrays.stream(Metric.values()).filter(m -> m.terminal() != null)
+            .toList();
 
     private final Sweep sweep;
     private final PrintWriter console;
@@ -65,18 +73,31 @@ final class BenchConsole {
     }
 
     void table(List<Row> rows) {
+        table(console, rows);
+        console.println("bench: results in " + sweep.out().toAbsolutePath());
+        console.flush();
+    }
+
+    /**
+     * The points' table and its legend: each point's names, its figures (the metrics the terminal shows, from
+     * {@link Metric#terminal}, in their order), and its verdict; an invalid or disturbed point's note under it.
+     */
+    static void table(PrintWriter console, List<Row> rows) {
         // Wide enough for the registry's ids (the longest engine and mode ids are 10 and 9 characters).
-        String format = "%-8s %-10s %-9s %-13s %5s %-7s %6s %2s %13s %11s %11s %11s %11s %11s %7s %5s %5s%n";
-        console.printf(Locale.ROOT, "%n" + format, "server", "engine", "mode", "page", "conns", "proto", "rate", "n",
-                "req/s", "ttfb p50", "item1 p50", "ttlb p50", "ttlb p99", "cpu/req", "ceiling", "valid", "dist");
+        String format = "%-8s %-10s %-9s %-13s %5s %-7s %6s %2s" + FIGURES.stream().map(m -> " %" + m.width() + "s")
+                .collect(Collectors.joining()) + " %5s %5s%n";
+        List<Object> head = new ArrayList<>(List.of("server", "engine", "mode", "page", "conns", "proto", "rate", "n"));
+        FIGURES.forEach(m -> head.add(m.terminal()));
+        head.addAll(List.of("valid", "dist"));
+        console.printf(Locale.ROOT, "%n" + format, head.toArray());
         for (Row r : rows) {
-            console.printf(Locale.ROOT, format, r.server(), r.engine(), r.mode(), r.page(), r.connections(),
-                    r.protocol() + (r.streams() == 1 ? "" : "/" + r.streams()),
-                    r.rate() == null ? "-" : r.rate(), r.spread() == null ? "-" : r.spread().n(),
-                    Repetitions.withSpread(r, "req_per_s"), Repetitions.withSpread(r, "ttfb_p50_ms"),
-                    Repetitions.withSpread(r, "first_item_p50_ms"), Repetitions.withSpread(r, "ttlb_p50_ms"),
-                    Repetitions.withSpread(r, "ttlb_p99_ms"), Repetitions.withSpread(r, "cpu_ms_per_req"),
-                    Summary.text(r, "ceiling_fraction"), r.valid(), Boolean.TRUE.equals(r.disturbed()) ? "yes" : "");
+            List<Object> cells = new ArrayList<>(Arrays.asList(r.server(), r.engine(), r.mode(), r.page(),
+                    r.connections(), r.protocol() + (r.streams() == 1 ? "" : "/" + r.streams()),
+                    r.rate() == null ? "-" : r.rate(), r.spread() == null ? "-" : r.spread().n()));
+            FIGURES.forEach(m -> cells.add(m.interval() ? Repetitions.withSpread(r, m.column())
+                    : Summary.text(r, m.column())));
+            cells.addAll(Arrays.asList(r.valid(), Boolean.TRUE.equals(r.disturbed()) ? "yes" : ""));
+            console.printf(Locale.ROOT, format, cells.toArray());
             if (!r.valid() || Boolean.TRUE.equals(r.disturbed())) {
                 console.println("    " + r.note());
             }
@@ -86,8 +107,6 @@ final class BenchConsole {
                 + "streams per connection; item1: the first item's "
                 + "markup; cpu/req: server CPU per request; ceiling: throughput / the raw baseline's; dist: a "
                 + "repetition was disturbed)");
-        console.println("bench: results in " + sweep.out().toAbsolutePath());
-        console.flush();
     }
 
 }
