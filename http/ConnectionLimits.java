@@ -33,14 +33,4 @@ public record ConnectionLimits(int backlog, Duration idleTimeout) {
             throw new UsageException("--idle-timeout must be longer than 0.");
         }
     }
-
-    /** The kernel's cap on any listen backlog ({@code net.core.somaxconn}), or -1 where it cannot be read. */
-    public static int kernelCap() {
-        try {
-            return Integer.parseInt(java.nio.file.Files.readString(
-                    java.nio.file.Path.of("/proc/sys/net/core/somaxconn")).strip());
-        } catch (java.io.IOException | RuntimeException e) {
-            return -1;
-        }
-    }
 }
