@@ -51,15 +51,7 @@ final class BenchProtocols {
 
     /** Every selected server must speak the protocol, as serve requires: refused as serve refuses it. */
     static void spokenBy(List<Combination> chosen, List<Protocol> over) {
-        for (Protocol p : over) {
-            spokenBy(chosen, p);
-        }
-    }
-
-    private static void spokenBy(List<Combination> chosen, Protocol p) {
-        for (Combination c : chosen) {
-            c.server().speaks(p, Registry.SERVERS);
-        }
+        over.forEach(p -> Registry.speaking(chosen, p, true));
     }
 
     /**

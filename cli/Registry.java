@@ -132,6 +132,19 @@ public final class Registry {
         }
     }
 
+    /**
+     * The combinations of {@code selected} whose server speaks {@code p}. One whose server does not is refused in
+     * {@link Server#speaks}'s sentence when {@code each} (the user named that server), and the first when none
+     * speaks it; else it is left out (verify over h2c checks every server that offers it).
+     */
+    static List<Combination> speaking(List<Combination> selected, http.Protocol p, boolean each) {
+        List<Combination> kept = selected.stream().filter(c -> c.server().protocols().contains(p)).toList();
+        if (each || kept.isEmpty()) {
+            selected.forEach(c -> c.server().speaks(p, SERVERS));
+        }
+        return kept;
+    }
+
     /** Every valid combination, servers outermost, in registry order. */
     public static List<Combination> combinations() {
         List<Combination> all = new ArrayList<>();

@@ -143,8 +143,10 @@ final class StressCommand implements Callable<Integer> {
             throw new UsageException("stress starts (and, in shutdown, stops) its own servers: --target,"
                     + " --allow-remote and --trust are not supported.");
         }
-        List<Combination> chosen = speaking(selection.combinations(List.of()), over).stream()
-                .filter(distinctServersUnlessAsked()).toList();
+        // With --server, a named server that does not speak --protocol is refused (the user asked for it by name);
+        // without, every server that speaks it.
+        List<Combination> chosen = Registry.speaking(selection.combinations(List.of()), over,
+                !selection.servers.isEmpty()).stream().filter(distinctServersUnlessAsked()).toList();
         Path folder = out != null ? out : Path.of("results", "stress-" + DateTimeFormatter
                 .ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC).format(Instant.now()));
         ResultsFolder.checkWritable(folder, "--out");
@@ -210,20 +212,6 @@ final class StressCommand implements Callable<Integer> {
             return 130;
         }
         return outcomes.stream().allMatch(Outcome::pass) ? 0 : 1;
-    }
-
-    /**
-     * The combinations whose server speaks {@code over}: with --server, one that does not is refused in one sentence
-     * naming those that do (the user asked for it by name); without, every server that speaks it.
-     */
-    private List<Combination> speaking(List<Combination> selected, Protocol over) {
-        List<Combination> kept = selected.stream().filter(c -> c.server().protocols().contains(over)).toList();
-        for (Combination c : selected) {
-            if (!selection.servers.isEmpty() || kept.isEmpty()) {
-                c.server().speaks(over, Registry.SERVERS);
-            }
-        }
-        return kept;
     }
 
     /**

@@ -72,7 +72,7 @@ final class VerifyCommand implements Callable<Integer> {
             throw new UsageException("the server at " + target.url() + " speaks " + speaks.id() + " (its "
                     + site.ServerInfo.PATH + "), not --protocol=" + asked.id() + "; leave out --protocol.");
         }
-        List<Combination> chosen = target == null ? speaking(selection.combinations(List.of()), asked)
+        List<Combination> chosen = target == null ? Registry.speaking(selection.combinations(List.of()), asked, false)
                 : List.of(target.combination());
         Logs.configure();
         PrintWriter out = spec.commandLine().getOut();
@@ -120,18 +120,6 @@ final class VerifyCommand implements Callable<Integer> {
                 : "verify: " + failed + " of " + chosen.size() + " combinations FAILED");
         out.flush();
         return failed == 0 ? 0 : 1;
-    }
-
-    /**
-     * The combinations whose server speaks {@code protocol}; none is a usage error naming the servers that do (a
-     * selection of several servers keeps those that speak it: verify over h2c checks every server that offers it).
-     */
-    private static List<Combination> speaking(List<Combination> selected, Protocol protocol) {
-        List<Combination> kept = selected.stream().filter(c -> c.server().protocols().contains(protocol)).toList();
-        if (kept.isEmpty() && !selected.isEmpty()) {
-            selected.get(0).server().speaks(protocol, Registry.SERVERS);
-        }
-        return kept;
     }
 
     /** Milliseconds for a table cell; "-" for what was not measured. */

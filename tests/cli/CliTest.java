@@ -82,6 +82,8 @@ public class CliTest {
         refused("unknown server 'tomcat'", "verify", "--server=nima,tomcat");
         refused("at least 10ms", "verify", "--delay=1ms");
         refused("unknown mode 'async'", "verify", "--mode=async");
+        refused("--protocol=h2c is not available with server jdk, which speaks h1; the servers that speak it: ",
+                "verify", "--server=jdk", "--protocol=h2c");
         refused("unknown page 'home'; valid pages: presentations, stocks", "bench", "--page=home");
         refused("--rate takes positive requests per second", "bench", "--rate=0");
         refused("write a number and a unit", "bench", "--duration=3");
