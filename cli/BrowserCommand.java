@@ -178,10 +178,8 @@ final class BrowserCommand implements Callable<Integer> {
         List<site.Server> servers = chosen.stream().map(Combination::server).distinct().toList();
         List<String> lines = new java.util.ArrayList<>();
         for (Protocol p : protocols) {
+            Registry.speaking(chosen, p, false);
             List<site.Server> without = servers.stream().filter(s -> !s.protocols().contains(p)).toList();
-            if (!servers.isEmpty() && without.size() == servers.size()) {
-                without.get(0).speaks(p, Registry.SERVERS);
-            }
             if (!without.isEmpty()) {
                 lines.add(String.join(", ", without.stream().map(s -> s.id()).toList()) + " left out over " + p.id()
                         + ", which " + (without.size() == 1 ? "it does" : "they do") + " not speak");
