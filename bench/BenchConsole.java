@@ -72,17 +72,11 @@ final class BenchConsole {
         console.flush();
     }
 
-    void table(List<Row> rows) {
-        table(console, rows);
-        console.println("bench: results in " + sweep.out().toAbsolutePath());
-        console.flush();
-    }
-
     /**
      * The points' table and its legend: each point's names, its figures (the metrics the terminal shows, from
      * {@link Metric#terminal}, in their order), and its verdict; an invalid or disturbed point's note under it.
      */
-    static void table(PrintWriter console, List<Row> rows) {
+    void table(List<Row> rows) {
         // Wide enough for the registry's ids (the longest engine and mode ids are 10 and 9 characters).
         String format = "%-8s %-10s %-9s %-13s %5s %-7s %6s %2s" + FIGURES.stream().map(m -> " %" + m.width() + "s")
                 .collect(Collectors.joining()) + " %5s %5s%n";
@@ -107,6 +101,8 @@ final class BenchConsole {
                 + "streams per connection; item1: the first item's "
                 + "markup; cpu/req: server CPU per request; ceiling: throughput / the raw baseline's; dist: a "
                 + "repetition was disturbed)");
+        console.println("bench: results in " + sweep.out().toAbsolutePath());
+        console.flush();
     }
 
 }
