@@ -33,16 +33,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code --resume} continues. The real jar as a process, the signal sent when a line of its output says the moment
  * has come: during the combination's verification, during the warm-up, during the first measured window, between
  * points (SIGINT), after the last window. Two points of 1 s warm-up and 2 s windows each, about a minute and a half.
+ * stress stopped mid-scenario is StressInterruptIT's, with the helpers here.
  */
 @Tag("parallel")   // runs beside the other integration tests so tagged (pom.xml says why)
 class InterruptIT {
 
-    private static Path jar;
+    private static final Path JAR = Path.of(System.getProperty("pssrbench.jar", "target/pssrbench.jar"));
 
     @BeforeAll
     static void findJar() {
-        jar = Path.of(System.getProperty("pssrbench.jar", "target/pssrbench.jar"));
-        assertTrue(Files.isRegularFile(jar), "run after 'mvn package': " + jar);
+        assertTrue(Files.isRegularFile(JAR), "run after 'mvn package': " + JAR);
     }
 
     private static final List<String> SWEEP = List.of("bench", "--server=jdk", "--engine=jstachio", "--mode=virtual",
@@ -54,13 +54,13 @@ class InterruptIT {
         // jobs): env resets it to the default, so that the JVM installs its handler and Ctrl-C is what is tested.
         command.addAll(List.of("env", "--default-signal=INT"));
         command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
-                jar.toString()));
+                JAR.toString()));
         command.addAll(args);
         return command;
     }
 
     /** A running command whose stdout lines arrive on a queue, its stderr collected. */
-    private record Running(Process process, BlockingQueue<String> lines, CompletableFuture<String> err) {
+    record Running(Process process, BlockingQueue<String> lines, CompletableFuture<String> err) {
         static Running start(List<String> args) throws IOException {
             Process p = new ProcessBuilder(java(args)).start();
             BlockingQueue<String> lines = new LinkedBlockingQueue<>();
@@ -101,11 +101,11 @@ class InterruptIT {
         }
     }
 
-    private record Stopped(int code, String err, Set<ProcessHandle> children) {
+    record Stopped(int code, String err, Set<ProcessHandle> children) {
     }
 
     /** Sends the signal, then waits for the end and for every child JVM seen while it ran to be gone. */
-    private static Stopped signal(Running r, String signal) throws Exception {
+    static Stopped signal(Running r, String signal) throws Exception {
         Set<ProcessHandle> children = new HashSet<>(r.process().descendants().toList());
         assertTrue(r.process().isAlive(), "still running when the moment came");
         Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(r.process().pid())).start();
@@ -134,7 +134,7 @@ class InterruptIT {
     }
 
     /** {@code report DIR} exits 0 on the folder and writes report.html. */
-    private static void assertReported(Path out, String what) throws Exception {
+    static void assertReported(Path out, String what) throws Exception {
         Process p = new ProcessBuilder(java(List.of("report", out.toString()))).redirectErrorStream(true).start();
         String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
@@ -226,34 +226,5 @@ class InterruptIT {
         assertEquals(4, new com.fasterxml.jackson.databind.ObjectMapper().readTree(provenance).path("later_runs")
                 .size(), "a record per run, the first at the top: " + provenance);
         System.out.printf("InterruptIT: every moment in %.0f s%n", (System.nanoTime() - started) / 1e9);
-    }
-
-    /**
-     * stress, stopped (SIGTERM) while its second scenario runs: 130, one sentence, the server JVMs stopped, the first
-     * scenario's row kept in stress.csv, provenance.json saying so, and report renders the folder.
-     */
-    @Test
-    void stressStoppedDuringAScenarioKeepsTheFinishedOnes(@TempDir Path out) throws Exception {
-        long started = System.nanoTime();
-        Running r = Running.start(List.of("stress", "--server=jdk", "--engine=jstachio", "--mode=virtual",
-                "--scenario=aborts,idle", "--aborts=20", "--idle=20", "--half-sent=5", "--trickling=5",
-                "--idle-timeout=10s", "--out=" + out));
-        r.await("stress: idle on");   // the first scenario's row is written; the second's server starts
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (r.process().descendants().findAny().isEmpty()) {
-            assertTrue(System.nanoTime() < deadline && r.process().isAlive(), "the idle scenario's server JVM");
-            Thread.sleep(20);
-        }
-        Stopped s = signal(r, "TERM");
-        assertEquals(130, s.code(), s.err());
-        assertEquals(1, s.err().strip().lines().count(), "one sentence: " + s.err());
-        assertTrue(s.err().startsWith("pssrbench: stopped; 1 finished scenarios kept"), s.err());
-        List<String> csv = Files.readAllLines(out.resolve("stress.csv"));
-        assertEquals(2, csv.size(), "the header and aborts' row: " + csv);
-        assertTrue(csv.get(1).startsWith("aborts,jdk,"), csv.get(1));
-        var p = new com.fasterxml.jackson.databind.ObjectMapper().readTree(out.resolve("provenance.json").toFile());
-        assertTrue(p.path("stopped").asBoolean() && p.path("scenarios_run").asInt() == 1, p.toString());
-        assertReported(out, "stress stopped");
-        System.out.printf("InterruptIT: stress in %.0f s%n", (System.nanoTime() - started) / 1e9);
     }
 }

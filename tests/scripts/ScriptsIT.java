@@ -9,7 +9,6 @@ import tables.Summary;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,8 +16,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,12 +33,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-/** The shell scripts: syntax, shellcheck, and one wrk2-cell.sh run end to end against a real server. */
+/**
+ * The shell scripts: syntax, shellcheck, and wrk2-cell.sh run end to end against a real server (wrk2-sweep.sh's
+ * runs are in SweepIT, which uses the helpers here).
+ */
 @Tag("parallel")   // runs beside the other integration tests so tagged (pom.xml says why)
 class ScriptsIT {
 
-    private static final Path ROOT = Path.of(System.getProperty("user.dir"));
-    private static final Path DOUBLE = ROOT.resolve("tests/bin/wrk2-double");
+    static final Path ROOT = Path.of(System.getProperty("user.dir"));
+    static final Path DOUBLE = ROOT.resolve("tests/bin/wrk2-double");
     private static final Path JAR = Path.of(System.getProperty("pssrbench.jar", "target/pssrbench.jar"));
 
     static List<Path> scripts() throws IOException {
@@ -56,14 +56,14 @@ class ScriptsIT {
     record Done(int code, String out) {
     }
 
-    private static Done run(Path dir, List<String> command) throws Exception {
+    static Done run(Path dir, List<String> command) throws Exception {
         Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(300, TimeUnit.SECONDS), String.join(" ", command));
         return new Done(p.exitValue(), out);
     }
 
-    private static boolean onPath(String tool) {
+    static boolean onPath(String tool) {
         return Stream.of(System.getenv("PATH").split(":")).anyMatch(d -> Files.isExecutable(Path.of(d, tool)));
     }
 
@@ -93,9 +93,10 @@ class ScriptsIT {
                 "-Dtest=none"));
         assertEquals(0, without.code(), without.out());
         assertTrue(without.out().contains("maven stand-in: -B verify -Dtest=none"), without.out());
-        assertTrue(without.out().contains("pssrbench: no wrk and shellcheck on PATH, so ScriptsIT skips its end-to-end"
-                + " runs of scripts/wrk2-cell.sh and wrk2-sweep.sh and its shellcheck of every script; get them with"
-                + " apt-get install wrk shellcheck (.ci/run installs them).\n"), without.out());
+        assertTrue(without.out().contains("pssrbench: no wrk and shellcheck on PATH, so ScriptsIT and SweepIT skip"
+                + " their end-to-end runs of scripts/wrk2-cell.sh and wrk2-sweep.sh, and ScriptsIT skips its shellcheck"
+                + " of every script; get them with apt-get install wrk shellcheck (.ci/run installs them).\n"),
+                without.out());
         assertTrue(without.out().contains("pssrbench: no chromium and chromedriver on PATH, so BrowserIT skips its runs"
                 + " in a browser; get them with apt-get install chromium chromium-driver (.ci/run installs them).\n"),
                 without.out());
@@ -250,81 +251,10 @@ class ScriptsIT {
     }
 
     /**
-     * The sweep's plumbing, end to end with real servers: the closed-loop maximum (Debian's wrk), then one point
-     * at a fraction of it, both warmed up with Debian's wrk. wrk2 itself is not packaged here, so a test double
-     * stands in for it (it checks its arguments as wrk2 does, then runs Debian's wrk and ignores the rate); the test
-     * checks the sequence and the rows, not wrk2's numbers.
-     */
-    @Test
-    void aSweepFindsTheMaximumThenRunsTheFractions(@TempDir Path out) throws Exception {
-        assumeTrue(onPath("wrk"), "Debian's wrk is not installed (apt-get install wrk)");
-        Combination c = Registry.combinations().get(0);
-        Done d = run(ROOT, List.of("env", "WRK2=" + DOUBLE, "WRK=/usr/bin/wrk",
-                "scripts/wrk2-sweep.sh", "--server", c.server().id(), "--engine", c.engine().id(),
-                "--mode", c.mode().id(), "--page", "presentations", "--connections", "4",
-                "--fractions", "50", "--probe-duration", "2s", "--warmup", "1s", "--out", out.toString()));
-        assertEquals(0, d.code(), d.out());
-        List<String> rows = Files.readAllLines(out.resolve("summary.csv"));
-        assertEquals(3, rows.size(), rows + "\n" + d.out());
-        Row probe = Summary.read(out.resolve("summary.csv")).get(0);
-        Row half = Summary.read(out.resolve("summary.csv")).get(1);
-        assertEquals("closed", probe.model());
-        assertEquals("open", half.model());
-        long expected = Math.max(1, Math.round(probe.reqPerS() / 2));
-        assertEquals(expected, half.rate(), 1, "50% of the closed-loop maximum");
-        assertTrue(d.out().contains("-R" + half.rate() + " --latency -U -s "), "wrk2 gets the rate: " + d.out());
-        assertEquals(2, d.out().split("\\+ /usr/bin/wrk -t2 -c4 -d1s http://", -1).length - 1,
-                "both cells warm up with Debian's wrk: " + d.out());
-        JsonNode cells = assertProvenance(out, "scripts/wrk2-sweep.sh", DOUBLE + ": wrk 4.0.0").path("later_runs");
-        assertEquals(2, cells.size(), "one record per cell");
-        assertEquals("/usr/bin/wrk: wrk ", cells.path(0).path("load_generator").asText().substring(0, 18));
-        assertEquals("-R" + half.rate(), "-R" + cells.path(1).path("flags").path("--rate").asText());
-    }
-
-    /**
-     * A probe that is not valid gives no maximum: the sweep says why (the probe's own row, read by name), runs no
-     * constant-rate point for it instead of taking its throughput (or an earlier row's), and exits 1. The server,
-     * driven with --target, answers every request with 500.
-     */
-    @Test
-    void aSweepWhoseProbeIsNotValidRunsNoRateForItAndExitsOne(@TempDir Path out) throws Exception {
-        assumeTrue(onPath("wrk"), "Debian's wrk is not installed (apt-get install wrk)");
-        HttpServer failing = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        failing.createContext("/", exchange -> {
-            exchange.sendResponseHeaders(500, -1);
-            exchange.close();
-        });
-        failing.start();
-        try {
-            Combination c = Registry.combinations().get(0);
-            Done d = run(ROOT, List.of("env", "WRK2=" + DOUBLE, "WRK=/usr/bin/wrk", "scripts/wrk2-sweep.sh",
-                    "--target", "http://127.0.0.1:" + failing.getAddress().getPort(), "--server", c.server().id(),
-                    "--engine", c.engine().id(), "--mode", c.mode().id(), "--page", "presentations",
-                    "--connections", "2", "--fractions", "50", "--probe-duration", "1s", "--warmup", "1s",
-                    "--out", out.toString()));
-            assertEquals(1, d.code(), d.out());
-            Path csv = out.resolve("summary.csv");
-            List<Row> rows = Summary.read(csv);
-            assertEquals(1, rows.size(), "the probe's row, and no constant-rate run: " + rows);
-            assertFalse(rows.get(0).valid());
-            String point = c.server().id() + " " + c.engine().id() + " " + c.mode().id() + " presentations c2";
-            assertTrue(d.out().contains("pssrbench: the last row of " + csv + " (wrk " + c.server().id() + " "
-                    + c.engine().id() + " " + c.mode().id() + " presentations closed c2) is not valid: errors: "),
-                    d.out());
-            assertTrue(d.out().contains("\nwrk2-sweep: " + point + ": no maximum, so no constant-rate run for it.\n"),
-                    d.out());
-            assertTrue(d.out().endsWith("\nwrk2-sweep: 1 closed-loop probe(s) not valid (see above): their points"
-                    + " have no constant-rate runs.\n"), d.out());
-        } finally {
-            failing.stop(0);
-        }
-    }
-
-    /**
      * The folder's provenance.json is the one bench writes (PssrBench wrote it; every library has its version)
      * and report renders the folder with it; returns it.
      */
-    private static JsonNode assertProvenance(Path out, String command, String loadGenerator) throws Exception {
+    static JsonNode assertProvenance(Path out, String command, String loadGenerator) throws Exception {
         JsonNode p = new ObjectMapper().readTree(out.resolve("provenance.json").toFile());
         assertEquals(command, p.path("command").asText(), p.toString());
         assertTrue(p.path("load_generator").asText().startsWith(loadGenerator), p.toString());
