@@ -16,10 +16,8 @@ import tables.ResultsFolder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.function.Function;
 
 /**
  * Everything {@code bench} was asked for, validated: the one value its flags are parsed into (cli/BenchCommand), that
@@ -240,7 +238,7 @@ public record BenchConfig(Points points, Windows windows, Servers servers, Load 
         }
         String windows = w.windows();
         if (!windows.equals(AUTO)) {
-            int n = wholeNumber(windows);
+            int n = windows.matches("\\d{1,4}") ? Integer.parseInt(windows) : -1;
             if (n < 1 || n > MAX_WINDOWS) {
                 throw new UsageException("--windows takes auto or a whole number from 1 to " + MAX_WINDOWS + ", not "
                         + windows + ".");
@@ -269,14 +267,6 @@ public record BenchConfig(Points points, Windows windows, Servers servers, Load 
         }
         return new Windows(w.repeat(), w.seed(), w.warmup(), w.warmupMax(), w.duration(), settle, windows,
                 precision, most);
-    }
-
-    private static int wholeNumber(String text) {
-        try {
-            return Integer.parseInt(text);
-        } catch (NumberFormatException e) {
-            return -1;
-        }
     }
 
     /** bench with no flag: every part at its default. */
@@ -349,60 +339,6 @@ public record BenchConfig(Points points, Windows windows, Servers servers, Load 
      * (BenchConfigTest): what a parent that starts bench writes, and what a log shows of a sweep.
      */
     public List<String> args() {
-        BenchConfig d = defaults();
-        List<String> args = new ArrayList<>();
-        add(args, "--page", points.pages(), d.points.pages(), Page::id);
-        add(args, "--connections", points.connections(), d.points.connections(), String::valueOf);
-        add(args, "--protocol", points.protocols(), d.points.protocols(), Protocol::id);
-        add(args, "--streams", points.streams(), d.points.streams(), String::valueOf);
-        add(args, "--rate", points.rates(), d.points.rates(), r -> r == Math.rint(r) ? String.valueOf(r.longValue())
-                : String.valueOf(r));
-        add(args, "--repeat", windows.repeat(), d.windows.repeat());
-        if (windows.seed() != null) {
-            args.add("--seed=" + windows.seed());
-        }
-        add(args, "--warmup", windows.warmup(), d.windows.warmup());
-        add(args, "--warmup-max", Durations.format(windows.warmupMax()), Durations.format(d.windows.warmupMax()));
-        add(args, "--duration", Durations.format(windows.duration()), Durations.format(d.windows.duration()));
-        add(args, "--settle", windows.settle(), d.windows.settle());
-        add(args, "--windows", windows.windows(), d.windows.windows());
-        add(args, "--precision", windows.precision(), d.windows.precision());
-        if (!windows.precision().equals(OFF)) {
-            add(args, "--repeat-max", windows.repeatMax(), d.windows.repeatMax());
-        }
-        add(args, "--source-scheduler", servers.timers().id(), d.servers.timers().id());
-        add(args, "--delay", Durations.format(servers.delay()), Durations.format(d.servers.delay()));
-        add(args, "--load-threads", load.loadThreads(), d.load.loadThreads());
-        add(args, "--server-cpus", servers.serverCpus(), null);
-        add(args, "--client-cpus", servers.clientCpus(), null);
-        add(args, "--out", folder.out(), null);
-        flag(args, "--resume", folder.resume());
-        flag(args, "--jfr", servers.jfr());
-        add(args, "--driver", load.driver(), d.load.driver());
-        add(args, "--export", load.export(), null);
-        add(args, "--agents", load.agents(), d.load.agents(), Function.identity());
-        flag(args, "--no-baseline", servers.noBaseline());
-        add(args, "--target", running.target(), null);
-        add(args, "--label", running.label(), null);
-        return args;
-    }
-
-    private static void add(List<String> args, String flag, Object value, Object byDefault) {
-        if (value != null && !value.equals(byDefault)) {
-            args.add(flag + "=" + value);
-        }
-    }
-
-    private static <T> void add(List<String> args, String flag, List<T> values, List<T> byDefault,
-                                Function<T, String> text) {
-        if (!values.equals(byDefault)) {
-            args.add(flag + "=" + String.join(",", values.stream().map(text).toList()));
-        }
-    }
-
-    private static void flag(List<String> args, String flag, boolean set) {
-        if (set) {
-            args.add(flag);
-        }
+        return BenchArgs.of(this, defaults());
     }
 }
