@@ -40,7 +40,10 @@ final class BenchArgs {
         add(args, "--windows", windows.windows(), d.windows().windows());
         add(args, "--precision", windows.precision(), d.windows().precision());
         if (!windows.precision().equals(BenchConfig.OFF)) {
-            add(args, "--repeat-max", windows.repeatMax(), d.windows().repeatMax());
+            if (windows.repeat() != d.windows().repeat() && windows.precision().equals(d.windows().precision())) {
+                args.add("--precision=" + windows.precision());   // --repeat alone would mean exactly --repeat
+            }
+            add(args, "--repeat-max", windows.repeatMax(), Math.max(windows.repeat(), BenchConfig.DEFAULT_REPEAT_MAX));
         }
         add(args, "--source-scheduler", servers.timers().id(), d.servers().timers().id());
         add(args, "--delay", Durations.format(servers.delay()), Durations.format(d.servers().delay()));

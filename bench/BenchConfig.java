@@ -50,8 +50,8 @@ public record BenchConfig(Points points, Windows windows, Servers servers, Load 
      * 11% where the server does; 5% tells a 10% difference apart and is reached at 6 to 10 JVMs on both kinds).
      */
     public static final String DEFAULT_PRECISION = "5";
-    /** The most repetitions --precision adds up to: a cap on a point whose JVMs never agree. */
-    public static final String DEFAULT_REPEAT_MAX = "10";
+    /** The most repetitions --precision adds up to (or --repeat, if more): a cap on a point whose JVMs never agree. */
+    public static final int DEFAULT_REPEAT_MAX = 10;
     /**
      * A later point's warm-up in a JVM that an earlier point warmed (and a window after the first): the load
      * generator's new connections open and the server's queues fill within the first second (the per-second traces
@@ -260,7 +260,9 @@ public record BenchConfig(Points points, Windows windows, Servers servers, Load 
             }
             precision = pct == Math.rint(pct) ? String.valueOf((long) pct) : String.valueOf(pct);
         }
-        int most = precision.equals(OFF) ? w.repeat() : w.repeatMax();
+        // 0: not given, the default cap (or --repeat, if more)
+        int most = precision.equals(OFF) ? w.repeat() : w.repeatMax() == 0 ? Math.max(w.repeat(), DEFAULT_REPEAT_MAX)
+                : w.repeatMax();
         if (most < w.repeat()) {
             throw new UsageException("--repeat-max must be at least --repeat (" + w.repeat() + "): it caps the"
                     + " repetitions --precision adds.");
@@ -275,8 +277,7 @@ public record BenchConfig(Points points, Windows windows, Servers servers, Load 
                 DEFAULT_CONNECTIONS)), List.of(), List.of(Protocol.byId(Protocol.DEFAULT_TEXT)),
                 List.of(Integer.valueOf(DEFAULT_STREAMS))),
                 new Windows(Integer.parseInt(DEFAULT_REPEAT), null, DEFAULT_WARMUP, Durations.parse(DEFAULT_WARMUP_MAX),
-                        Durations.parse(DEFAULT_DURATION), DEFAULT_SETTLE, DEFAULT_WINDOWS, DEFAULT_PRECISION,
-                        Integer.parseInt(DEFAULT_REPEAT_MAX)),
+                        Durations.parse(DEFAULT_DURATION), DEFAULT_SETTLE, DEFAULT_WINDOWS, DEFAULT_PRECISION, 0),
                 new Servers(ServeConfig.DEFAULT_DELAY, ServeConfig.DEFAULT_TIMERS, null, null, false, false),
                 new Load(DEFAULT_DRIVER, Integer.parseInt(DEFAULT_LOAD_THREADS), null, List.of()),
                 new Folder(null, false), new Running(null, null));

@@ -72,18 +72,20 @@ final class BenchCommand implements Callable<Integer> {
     List<Double> rates = List.of();
 
     @Option(names = "--repeat", paramLabel = "N", defaultValue = BenchConfig.DEFAULT_REPEAT,
-            description = "Repetitions of every point at least, each in a fresh server JVM, the order shuffled per"
-                    + " repetition (default: ${DEFAULT-VALUE}: the fewest whose median has a 95%% interval).")
+            description = "Repetitions of every point, each in a fresh server JVM, the order shuffled per"
+                    + " repetition: exactly N when given alone, at least N with --precision (default: ${DEFAULT-VALUE},"
+                    + " the fewest whose median has a 95%% interval, then more as --precision asks).")
     int repeat;
 
     @Option(names = "--precision", paramLabel = "PCT|off", defaultValue = BenchConfig.DEFAULT_PRECISION,
             description = "After --repeat, add repetitions (fresh JVMs) to each point whose throughput's 95%%"
                     + " interval is wider than PCT %% of its median on either side, up to --repeat-max; off: exactly"
-                    + " --repeat (default: ${DEFAULT-VALUE}).")
+                    + " --repeat (default: ${DEFAULT-VALUE}, or off when --repeat is given alone).")
     String precision;
 
-    @Option(names = "--repeat-max", paramLabel = "N", defaultValue = BenchConfig.DEFAULT_REPEAT_MAX,
-            description = "The most repetitions --precision adds up to (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--repeat-max", paramLabel = "N",
+            description = "The most repetitions --precision adds up to (default: " + BenchConfig.DEFAULT_REPEAT_MAX
+                    + ", or --repeat if more).")
     int repeatMax;
 
     @Option(names = "--settle", paramLabel = "DURATION|off", defaultValue = BenchConfig.DEFAULT_SETTLE,
@@ -187,7 +189,8 @@ final class BenchCommand implements Callable<Integer> {
                 Cli.given(spec, "--streams"), loadDriver.about().http1Only(), selection.target != null);
         return new BenchConfig(new BenchConfig.Points(pages.stream().<Page>map(Page::byId).toList(), connections,
                 rates, over, streams), new BenchConfig.Windows(repeat, seed, warmup, warmupMax, duration,
-                settle, windows, precision, repeatMax),
+                settle, windows, Cli.given(spec, "--repeat") && !Cli.given(spec, "--precision") ? BenchConfig.OFF
+                : precision, repeatMax),
                 new BenchConfig.Servers(delay, timers, serverCpus, clientCpus, jfr, noBaseline),
                 new BenchConfig.Load(driver, loadThreads, export, agents), new BenchConfig.Folder(out, resume),
                 new BenchConfig.Running(selection.target, selection.label));

@@ -47,6 +47,11 @@ class BenchConfigTest {
         assertEquals(exact, parsed(exact.args()), String.join(" ", exact.args()));
         assertEquals(4, exact.windows().repeatMax(), "without --precision, exactly --repeat");
         assertEquals(null, exact.windows().settleTime());
+        assertEquals("off", parsed(List.of("--repeat=4")).windows().precision(), "--repeat alone: exactly");
+        assertEquals(10, BenchConfig.defaults().windows().repeatMax(), "6 to 10 by default");
+        BenchConfig many = parsed(List.of("--repeat=12", "--precision=5"));
+        assertEquals(12, many.windows().repeatMax(), "the cap is never below --repeat");
+        assertEquals(many, parsed(many.args()), String.join(" ", many.args()));
 
         BenchConfig export = parsed(List.of("--driver=hyperfoil", "--export=/tmp/hf", "--agents=a1=localhost:2222",
                 "--target=http://127.0.0.1:8080/", "--warmup=auto"));
@@ -63,7 +68,7 @@ class BenchConfigTest {
                 List.of("--windows=many"), "--windows takes auto or a whole number from 1 to 10, not many.",
                 List.of("--precision=0"), "--precision takes off or a percentage above 0 and below 100, not 0.",
                 List.of("--precision=tight"), "--precision takes off or a percentage above 0 and below 100, not tight.",
-                List.of("--repeat=8", "--repeat-max=7"), "--repeat-max must be at least --repeat (8): it caps the"
+                List.of("--repeat=8", "--repeat-max=7", "--precision=5"), "--repeat-max must be at least --repeat (8): it caps the"
                         + " repetitions --precision adds.");
         refused.forEach((flags, sentence) -> assertEquals(sentence, org.junit.jupiter.api.Assertions.assertThrows(
                 base.UsageException.class, () -> parsed(flags)).getMessage(), String.join(" ", flags)));
