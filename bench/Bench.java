@@ -238,9 +238,9 @@ public final class Bench {
     }
 
     /**
-     * The keys of this sweep's valid points whose throughput's interval reaches further from the median than
-     * --precision allows on either side: each is measured in one JVM more (until --repeat-max). None without
-     * --precision.
+     * The keys of this sweep's valid points whose throughput has no 95% interval yet (fewer than 6 JVMs) or one that
+     * reaches further from the median than --precision allows on either side: each is measured in one JVM more
+     * (until --repeat-max). None without --precision.
      */
     private Set<String> tooWide() {
         double pct = sweep.windows().precisionPct();
@@ -256,7 +256,9 @@ public final class Bench {
             }
             Double lo = r.spread().lo().get(Metric.REQ_PER_S.column());
             Double hi = r.spread().hi().get(Metric.REQ_PER_S.column());
-            if (lo == null || hi == null || Math.max(median - lo, hi - median) > median * pct / 100) {
+            // A range of fewer than 6 JVMs is no 95% interval, however narrow it happens to be.
+            if (lo == null || hi == null || r.spread().levelPct() < stats.Stats.CONFIDENCE * 100
+                    || Math.max(median - lo, hi - median) > median * pct / 100) {
                 wide.add(r.pointKey());
             }
         }
