@@ -8,6 +8,7 @@ import report.Report;
 import site.Combination;
 import site.Server;
 import stats.Repetitions;
+import tables.Metric;
 import tables.Provenance;
 import tables.Row;
 import tables.Summary;
@@ -19,6 +20,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -148,49 +150,36 @@ public final class Bench {
         Provenance.add(sweep.out(), sweep.provenance());
 
         List<Sweep.Task> todo = sweep.plan(runs.settled());
-        int total = todo.stream().mapToInt(t -> t.points().size()).sum();
+        int[] progress = {0, todo.stream().mapToInt(t -> t.points().size()).sum()};   // done, planned
         if (earlier) {
             console.println("bench: resuming in " + sweep.out() + ": " + runs.resuming(sweep.planned(todo)));
         }
-        console.plan(total, sweep.estimate(todo));
-        int[] progress = {0};
+        console.plan(progress[1], sweep.estimate(todo));
         long started = System.nanoTime();
         var expected = Reference.renderAll(engines());
         Map<Sweep.Unit, String> verified = new HashMap<>();   // once per combination and protocol
         for (Sweep.Task task : todo) {
-            if (stopped) {
+            if (!stopped) {
+                runTask(task, verified, expected, progress, started);
+            }
+        }
+        // --precision: one fresh JVM more, round by round, for each point whose interval is still too wide.
+        for (int rep = sweep.repeat() + 1; rep <= sweep.windows().repeatMax() && !stopped; rep++) {
+            Set<String> wide = tooWide();
+            if (wide.isEmpty()) {
                 break;
             }
-            Combination c = task.combination();
-            if (c == null) {   // the foreign app: its pages passed ForeignCheck before the sweep began
-                measureAll(task, null, null, null, expected, progress, total, started);
-                continue;
+            List<Sweep.Task> more = sweep.plan(rep, runs.settled(), p -> wide.contains(PointRows.key(sweep.tool(),
+                    p)));
+            progress[1] += more.stream().mapToInt(t -> t.points().size()).sum();
+            if (!more.isEmpty()) {
+                console.println(String.format(java.util.Locale.ROOT, "bench: %d point%s wider than ±%s%% of the"
+                        + " median: repetition %d (at most %d)", wide.size(), wide.size() == 1 ? "" : "s",
+                        sweep.windows().precision(), rep, sweep.windows().repeatMax()));
             }
-            if (sweep.target() != null) {   // someone else's server: checked for bytes, not verified or sampled
-                String problem = CombinationCheck.checkBytes(sweep.target(), null, expected);
-                measureAll(task, sweep.target(), null, problem, expected, progress, total, started);
-                continue;
-            }
-            Sweep.Unit unit = new Sweep.Unit(c, task.protocol());
-            if (!verified.containsKey(unit)) {   // the same jar and flags every repetition
-                String why = check.verify(c, task.protocol());
-                verified.put(unit, why == null ? "" : why);
-            }
-            if (stopped) {
-                break;
-            }
-            String unverified = verified.get(unit).isEmpty() ? null : verified.get(unit);
-            Path log = unused(sweep.out().resolve("logs"), Point.label(c, task.protocol()) + ".rep"
-                    + task.repetition(), ".server.log");
-            try (ServerProcess server = ServerProcess.start(site.ServeConfig.of(c, sweep.servers().delay())
-                    .withTimers(sweep.servers().timers()).withProtocol(task.protocol()), sweep.serverCpuPrefix(), log)) {
-                String problem = unverified != null ? unverified
-                        : CombinationCheck.checkBytes(server.base(), server.tls(), expected);
-                measureAll(task, server.base(), server, problem, expected, progress, total, started);
-            } catch (IOException e) {
-                for (Point p : task.points()) {
-                    progress[0]++;
-                    record(PointRows.failed(sweep.tool(), p, e.getMessage()), task.repetition());
+            for (Sweep.Task task : more) {
+                if (!stopped) {
+                    runTask(task, verified, expected, progress, started);
                 }
             }
         }
@@ -211,6 +200,71 @@ public final class Bench {
         return (int) rows.stream().filter(r -> !r.valid()).count();
     }
 
+    /** One repetition of a combination: verified once (the first time), then its points in a server JVM of its own. */
+    private void runTask(Sweep.Task task, Map<Sweep.Unit, String> verified, Map<Page, Map<Engine, byte[]>> expected,
+                         int[] progress, long started) throws IOException, InterruptedException {
+        Combination c = task.combination();
+        if (c == null) {   // the foreign app: its pages passed ForeignCheck before the sweep began
+            measureAll(task, null, null, null, expected, progress, started);
+            return;
+        }
+        if (sweep.target() != null) {   // someone else's server: checked for bytes, not verified or sampled
+            String problem = CombinationCheck.checkBytes(sweep.target(), null, expected);
+            measureAll(task, sweep.target(), null, problem, expected, progress, started);
+            return;
+        }
+        Sweep.Unit unit = new Sweep.Unit(c, task.protocol());
+        if (!verified.containsKey(unit)) {   // the same jar and flags every repetition
+            String why = check.verify(c, task.protocol());
+            verified.put(unit, why == null ? "" : why);
+        }
+        if (stopped) {
+            return;
+        }
+        String unverified = verified.get(unit).isEmpty() ? null : verified.get(unit);
+        Path log = unused(sweep.out().resolve("logs"), Point.label(c, task.protocol()) + ".rep"
+                + task.repetition(), ".server.log");
+        try (ServerProcess server = ServerProcess.start(site.ServeConfig.of(c, sweep.servers().delay())
+                .withTimers(sweep.servers().timers()).withProtocol(task.protocol()), sweep.serverCpuPrefix(), log)) {
+            String problem = unverified != null ? unverified
+                    : CombinationCheck.checkBytes(server.base(), server.tls(), expected);
+            measureAll(task, server.base(), server, problem, expected, progress, started);
+        } catch (IOException e) {
+            for (Point p : task.points()) {
+                progress[0]++;
+                record(PointRows.failed(sweep.tool(), p, e.getMessage()).with(Metric.WINDOW, 1), task.repetition());
+            }
+        }
+    }
+
+    /**
+     * The keys of this sweep's valid points whose throughput has no 95% interval yet (fewer than 6 JVMs) or one that
+     * reaches further from the median than --precision allows on either side: each is measured in one JVM more
+     * (until --repeat-max). None without --precision.
+     */
+    private Set<String> tooWide() {
+        double pct = sweep.windows().precisionPct();
+        Set<String> wide = new java.util.HashSet<>();
+        if (pct <= 0) {
+            return wide;
+        }
+        for (Row r : rows) {
+            Double median = r.reqPerS();
+            if (!r.valid() || !r.tool().equals(sweep.tool()) || r.spread() == null || median == null
+                    || !(median > 0)) {
+                continue;
+            }
+            Double lo = r.spread().lo().get(Metric.REQ_PER_S.column());
+            Double hi = r.spread().hi().get(Metric.REQ_PER_S.column());
+            // A range of fewer than 6 JVMs is no 95% interval, however narrow it happens to be.
+            if (lo == null || hi == null || r.spread().levelPct() < stats.Stats.CONFIDENCE * 100
+                    || Math.max(median - lo, hi - median) > median * pct / 100) {
+                wide.add(r.pointKey());
+            }
+        }
+        return wide;
+    }
+
     /**
      * After {@link #run} returned -1, the sentence that says so (for stderr): what is kept and how to go on. A sweep
      * stopped before its first window is resumed as well: its provenance record holds its settings.
@@ -225,38 +279,72 @@ public final class Bench {
 
     /** The points of one repetition of a combination against one server ({@code server} null: not started here). */
     private void measureAll(Sweep.Task task, URI base, ServerProcess server, String problem,
-                            Map<Page, Map<Engine, byte[]>> expected, int[] progress, int total, long started)
+                            Map<Page, Map<Engine, byte[]>> expected, int[] progress, long started)
             throws IOException, InterruptedException {
         Map<Page, Double> floors = new java.util.LinkedHashMap<>();
+        // Whether a window of an earlier point warmed this JVM: the later ones then only settle (--settle).
+        boolean warm = false;
         for (Point p : task.points()) {
             if (stopped) {
                 break;
             }
-            console.progress(++progress[0], total, started, p, task.repetition());
+            console.progress(++progress[0], progress[1], started, p, task.repetition());
             if (problem != null) {
-                record(PointRows.failed(sweep.tool(), p, problem), task.repetition());
+                record(PointRows.failed(sweep.tool(), p, problem).with(Metric.WINDOW, 1), task.repetition());
                 continue;
             }
             double floor = floors.computeIfAbsent(p.page(), page -> PointMeasurement.sourceFloor(server, page));
             // A foreign app's own body is its ForeignApp's; PssrBench's, every engine's rendering.
             byte[] body = p.app() != null ? null : expected.get(p.page()).values().iterator().next();
+            String key = PointRows.key(sweep.tool(), p);
             // A repetition measured again (--resume) numbers its windows on from its earlier ones': their files stay.
-            int before = runs.windowsEver(PointRows.key(sweep.tool(), p), task.repetition());
-            for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-                int window = before + attempt;
-                String name = p.name() + "-rep" + task.repetition() + (window > 1 ? "-try" + window : "");
-                Row row = p.app() != null ? measurement.measure(sweep.foreign(), p, () -> stopped, name)
-                        : measurement.measure(base, server, p, body, floor, () -> stopped, name);
-                if (stopped) {
-                    return;   // cut short: not a result
+            int ever = runs.windowsEver(key, task.repetition());
+            int windows = windowsOf(key);
+            for (int w = 1; w <= windows && !stopped; w++) {
+                for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+                    ever++;
+                    String name = p.name() + "-rep" + task.repetition() + (w > 1 ? "-w" + w : "")
+                            + (ever > w ? "-try" + ever : "");
+                    PointMeasurement how = warm ? measurement.settling(sweep.windows().settleTime()) : measurement;
+                    Row row = p.app() != null ? how.measure(sweep.foreign(), p, () -> stopped, name)
+                            : how.measure(base, server, p, body, floor, () -> stopped, name);
+                    if (stopped) {
+                        return;   // cut short: not a result
+                    }
+                    record(row.with(Metric.WINDOW, w), task.repetition());
+                    warm |= row.valid();
+                    if (!Boolean.TRUE.equals(row.disturbed()) || !row.valid()) {
+                        break;
+                    }
+                    console.disturbed(row, attempt < ATTEMPTS);
                 }
-                record(row, task.repetition());
-                if (!Boolean.TRUE.equals(row.disturbed()) || !row.valid()) {
-                    break;
-                }
-                console.disturbed(row, attempt < ATTEMPTS);
             }
         }
+    }
+
+    /**
+     * The windows a point measures in each JVM: --windows, or chosen from its variance components so far (two until
+     * two JVMs have measured two each, then Kalibera-Jones: a JVM's cost is its start and the point's warm-up, a
+     * window's its settle and duration).
+     */
+    private int windowsOf(String key) {
+        int fixed = sweep.windows().fixedWindows();
+        if (fixed > 0) {
+            return fixed;
+        }
+        List<Row> windows = Repetitions.used(runs.rows().stream().filter(r -> r.pointKey().equals(key)).toList());
+        double window = seconds(sweep.windows().duration());
+        Duration settle = sweep.windows().settleTime();
+        double settling = settle == null ? 0 : seconds(settle);
+        double warmup = windows.stream().filter(r -> Repetitions.window(r) == 1)
+                .map(r -> r.get(Metric.WARMUP_S)).filter(v -> v instanceof Number).mapToDouble(v -> ((Number) v)
+                        .doubleValue()).average().orElse(Estimate.AUTO_FIRST_SECONDS);
+        return Repetitions.components(windows).windowsPerJvm(Estimate.SERVER_SECONDS + warmup + window,
+                settling + window, 2);
+    }
+
+    private static double seconds(Duration d) {
+        return d.toNanos() / 1e9;
     }
 
     /** A measured window into runs.csv, and summary.csv and summary.json rewritten from all of them. */

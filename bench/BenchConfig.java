@@ -16,10 +16,8 @@ import tables.ResultsFolder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.function.Function;
 
 /**
  * Everything {@code bench} was asked for, validated: the one value its flags are parsed into (cli/BenchCommand), that
@@ -42,12 +40,30 @@ public record BenchConfig(Points points, Windows windows, Servers servers, Load 
     public static final String DEFAULT_CONNECTIONS = "128";
     public static final String DEFAULT_STREAMS = "1";
     /**
-     * Five: with three per side no rank test can reach p < 0.05 (the smallest two-sided Mann-Whitney p is 0.1),
-     * with five it is 0.008, so compare can tell a real difference; and 6 would first give a 95% interval for the
-     * median (five give their range, a 93.75% interval).
+     * Six: the fewest fresh JVMs whose median has a real 95% interval (their range covers it at 96.9%; five give a
+     * 93.75% range), and enough for compare's rank test (with three per side no difference can reach p < 0.05).
      */
-    public static final String DEFAULT_REPEAT = "5";
+    public static final String DEFAULT_REPEAT = "6";
+    /**
+     * More repetitions are added to a point while its throughput's 95% interval is wider than this, each side, in %
+     * of its median (docs/method.md: fresh JVMs spread by about 1 to 2% where the data source bounds throughput, 5 to
+     * 11% where the server does; 5% tells a 10% difference apart and is reached at 6 to 10 JVMs on both kinds).
+     */
+    public static final String DEFAULT_PRECISION = "5";
+    /** The most repetitions --precision adds up to (or --repeat, if more): a cap on a point whose JVMs never agree. */
+    public static final int DEFAULT_REPEAT_MAX = 10;
+    /**
+     * A later point's warm-up in a JVM that an earlier point warmed (and a window after the first): the load
+     * generator's new connections open and the server's queues fill within the first second (the per-second traces
+     * of logs/*.warmup.csv at git b299071: the first second 5 to 12% low, the second at the level of the rest).
+     */
+    public static final String DEFAULT_SETTLE = "2s";
+    /** The most windows per point per JVM that --windows takes. */
+    public static final int MAX_WINDOWS = 10;
+    public static final String OFF = "off";
     public static final String AUTO = "auto";
+    /** Windows per point per JVM: chosen from the point's two variance components (Kalibera-Jones), or a number. */
+    public static final String DEFAULT_WINDOWS = AUTO;
     public static final String DEFAULT_WARMUP = AUTO;
     public static final String DEFAULT_WARMUP_MAX = "60s";
     public static final String DEFAULT_DURATION = "5s";
@@ -80,9 +96,39 @@ public record BenchConfig(Points points, Windows windows, Servers servers, Load 
 
     /**
      * Each point's warm-up ({@link #AUTO}, adaptive up to {@code warmupMax}, or a fixed duration) and window, measured
-     * {@code repeat} times in an order shuffled from {@code seed} (null: a new one, chosen when the sweep starts).
+     * {@code repeat} times at least in an order shuffled from {@code seed} (null: a new one, chosen when the sweep
+     * starts), then again up to {@code repeatMax} times while its interval is wider than {@code precision} %
+     * ({@link #OFF}: exactly {@code repeat}); in each JVM, a point after the first warmed only for {@code settle}
+     * ({@link #OFF}: each its own warm-up), {@code windows} windows of each point ({@link #AUTO}: Kalibera-Jones).
      */
-    public record Windows(int repeat, Long seed, String warmup, Duration warmupMax, Duration duration) {
+    public record Windows(int repeat, Long seed, String warmup, Duration warmupMax, Duration duration, String settle,
+                          String windows, String precision, int repeatMax) {
+
+        /** With the settle, windows and precision at their defaults. */
+        public Windows(int repeat, Long seed, String warmup, Duration warmupMax, Duration duration) {
+            this(repeat, seed, warmup, warmupMax, duration, DEFAULT_SETTLE, DEFAULT_WINDOWS, OFF, repeat);
+        }
+
+        /** The same with this seed. */
+        public Windows withSeed(long s) {
+            return new Windows(repeat, s, warmup, warmupMax, duration, settle, windows, precision, repeatMax);
+        }
+
+        /** A later point's warm-up in a warm JVM; null: each point warms up as the first does. */
+        public Duration settleTime() {
+            return settle.equals(OFF) ? null : Durations.parse(settle);
+        }
+
+        /** The windows of each point per JVM, or 0 when they are chosen from the variance components. */
+        public int fixedWindows() {
+            return windows.equals(AUTO) ? 0 : Integer.parseInt(windows);
+        }
+
+        /** The precision asked of each point's throughput interval, in % of its median; 0: none (exactly repeat). */
+        public double precisionPct() {
+            return precision.equals(OFF) ? 0 : Double.parseDouble(precision);
+        }
+
         /** Whether the warm-up adapts (--warmup=auto). */
         public boolean auto() {
             return warmup.equals(AUTO);
@@ -139,10 +185,12 @@ public record BenchConfig(Points points, Windows windows, Servers servers, Load 
         if (windows.repeat() < 1) {
             throw new UsageException("--repeat takes a whole number of at least 1.");
         }
+        windows = checked(windows);
         if (!windows.auto()) {
             try {   // written back as parsed, so that an equal warm-up is an equal configuration
                 windows = new Windows(windows.repeat(), windows.seed(), Durations.format(Durations.parse(
-                        windows.warmup())), windows.warmupMax(), windows.duration());
+                        windows.warmup())), windows.warmupMax(), windows.duration(), windows.settle(),
+                        windows.windows(), windows.precision(), windows.repeatMax());
             } catch (UsageException e) {
                 throw new UsageException("--warmup takes auto or a duration: " + e.getMessage());
             }
@@ -178,13 +226,58 @@ public record BenchConfig(Points points, Windows windows, Servers servers, Load 
         }
     }
 
+    /** The settle, windows, precision and repeat-max of {@code w} checked, and written back as parsed. */
+    private static Windows checked(Windows w) {
+        String settle = w.settle();
+        if (!settle.equals(OFF)) {
+            try {
+                settle = Durations.format(Durations.parse(settle));
+            } catch (UsageException e) {
+                throw new UsageException("--settle takes off or a duration: " + e.getMessage());
+            }
+        }
+        String windows = w.windows();
+        if (!windows.equals(AUTO)) {
+            int n = windows.matches("\\d{1,4}") ? Integer.parseInt(windows) : -1;
+            if (n < 1 || n > MAX_WINDOWS) {
+                throw new UsageException("--windows takes auto or a whole number from 1 to " + MAX_WINDOWS + ", not "
+                        + windows + ".");
+            }
+            windows = String.valueOf(n);
+        }
+        String precision = w.precision();
+        if (!precision.equals(OFF)) {
+            double pct;
+            try {
+                pct = Double.parseDouble(precision.endsWith("%") ? precision.substring(0, precision.length() - 1)
+                        : precision);
+            } catch (NumberFormatException e) {
+                pct = -1;
+            }
+            if (!(pct > 0 && pct < 100)) {
+                throw new UsageException("--precision takes off or a percentage above 0 and below 100, not "
+                        + precision + ".");
+            }
+            precision = pct == Math.rint(pct) ? String.valueOf((long) pct) : String.valueOf(pct);
+        }
+        // 0: not given, the default cap (or --repeat, if more)
+        int most = precision.equals(OFF) ? w.repeat() : w.repeatMax() == 0 ? Math.max(w.repeat(), DEFAULT_REPEAT_MAX)
+                : w.repeatMax();
+        if (most < w.repeat()) {
+            throw new UsageException("--repeat-max must be at least --repeat (" + w.repeat() + "): it caps the"
+                    + " repetitions --precision adds.");
+        }
+        return new Windows(w.repeat(), w.seed(), w.warmup(), w.warmupMax(), w.duration(), settle, windows,
+                precision, most);
+    }
+
     /** bench with no flag: every part at its default. */
     public static BenchConfig defaults() {
         return new BenchConfig(new Points(List.of(Page.byId(DEFAULT_PAGES)), List.of(Integer.valueOf(
                 DEFAULT_CONNECTIONS)), List.of(), List.of(Protocol.byId(Protocol.DEFAULT_TEXT)),
                 List.of(Integer.valueOf(DEFAULT_STREAMS))),
                 new Windows(Integer.parseInt(DEFAULT_REPEAT), null, DEFAULT_WARMUP, Durations.parse(DEFAULT_WARMUP_MAX),
-                        Durations.parse(DEFAULT_DURATION)),
+                        Durations.parse(DEFAULT_DURATION), DEFAULT_SETTLE, DEFAULT_WINDOWS, DEFAULT_PRECISION, 0),
                 new Servers(ServeConfig.DEFAULT_DELAY, ServeConfig.DEFAULT_TIMERS, null, null, false, false),
                 new Load(DEFAULT_DRIVER, Integer.parseInt(DEFAULT_LOAD_THREADS), null, List.of()),
                 new Folder(null, false), new Running(null, null));
@@ -247,54 +340,6 @@ public record BenchConfig(Points points, Windows windows, Servers servers, Load 
      * (BenchConfigTest): what a parent that starts bench writes, and what a log shows of a sweep.
      */
     public List<String> args() {
-        BenchConfig d = defaults();
-        List<String> args = new ArrayList<>();
-        add(args, "--page", points.pages(), d.points.pages(), Page::id);
-        add(args, "--connections", points.connections(), d.points.connections(), String::valueOf);
-        add(args, "--protocol", points.protocols(), d.points.protocols(), Protocol::id);
-        add(args, "--streams", points.streams(), d.points.streams(), String::valueOf);
-        add(args, "--rate", points.rates(), d.points.rates(), r -> r == Math.rint(r) ? String.valueOf(r.longValue())
-                : String.valueOf(r));
-        add(args, "--repeat", windows.repeat(), d.windows.repeat());
-        if (windows.seed() != null) {
-            args.add("--seed=" + windows.seed());
-        }
-        add(args, "--warmup", windows.warmup(), d.windows.warmup());
-        add(args, "--warmup-max", Durations.format(windows.warmupMax()), Durations.format(d.windows.warmupMax()));
-        add(args, "--duration", Durations.format(windows.duration()), Durations.format(d.windows.duration()));
-        add(args, "--source-scheduler", servers.timers().id(), d.servers.timers().id());
-        add(args, "--delay", Durations.format(servers.delay()), Durations.format(d.servers.delay()));
-        add(args, "--load-threads", load.loadThreads(), d.load.loadThreads());
-        add(args, "--server-cpus", servers.serverCpus(), null);
-        add(args, "--client-cpus", servers.clientCpus(), null);
-        add(args, "--out", folder.out(), null);
-        flag(args, "--resume", folder.resume());
-        flag(args, "--jfr", servers.jfr());
-        add(args, "--driver", load.driver(), d.load.driver());
-        add(args, "--export", load.export(), null);
-        add(args, "--agents", load.agents(), d.load.agents(), Function.identity());
-        flag(args, "--no-baseline", servers.noBaseline());
-        add(args, "--target", running.target(), null);
-        add(args, "--label", running.label(), null);
-        return args;
-    }
-
-    private static void add(List<String> args, String flag, Object value, Object byDefault) {
-        if (value != null && !value.equals(byDefault)) {
-            args.add(flag + "=" + value);
-        }
-    }
-
-    private static <T> void add(List<String> args, String flag, List<T> values, List<T> byDefault,
-                                Function<T, String> text) {
-        if (!values.equals(byDefault)) {
-            args.add(flag + "=" + String.join(",", values.stream().map(text).toList()));
-        }
-    }
-
-    private static void flag(List<String> args, String flag, boolean set) {
-        if (set) {
-            args.add(flag);
-        }
+        return BenchArgs.of(this, defaults());
     }
 }

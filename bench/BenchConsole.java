@@ -64,8 +64,9 @@ final class BenchConsole {
         long elapsed = System.nanoTime() - started;
         String eta = done == 1 ? "?" : Durations.format(Duration.ofSeconds(
                 Math.round(elapsed / 1e9 / (done - 1) * (total - done + 1))));
-        console.printf(Locale.ROOT, "bench: %d/%d repetition %d/%d %s %s c%d%s %s (ETA %s)%n", done, total,
-                repetition, sweep.repeat(), p.describe(), p.page().id(), p.connections(),
+        int most = sweep.windows().repeatMax();   // --precision may add repetitions up to it
+        console.printf(Locale.ROOT, "bench: %d/%d repetition %d/%s %s %s c%d%s %s (ETA %s)%n", done, total,
+                repetition, most == sweep.repeat() ? String.valueOf(most) : sweep.repeat() + "-" + most, p.describe(), p.page().id(), p.connections(),
                 p.protocol() == http.Protocol.H1 && p.streams() == 1 ? "" : " " + p.protocol().id() + " x"
                         + p.streams() + " streams",
                 p.rate() > 0 ? "rate " + (long) p.rate() + "/s" : "closed loop", eta);

@@ -36,16 +36,21 @@ record Estimate(double typicalSeconds, double mostSeconds) {
      */
     static final double AUTO_FIRST_SECONDS = 22, AUTO_LATER_SECONDS = 11;
 
-    /** One repetition of one combination, as a sweep measures it: in a server JVM of its own, {@code points} of it. */
-    record Repetition(Combination combination, int points) {
+    /**
+     * One repetition of one combination, as a sweep measures it: in a server JVM of its own, {@code points} of it;
+     * {@code repetition} its number (with --windows=auto the first two measure two windows of each point).
+     */
+    record Repetition(Combination combination, int points, int repetition) {
     }
 
     /**
-     * {@code steady}: null for a fixed {@code warmup}; {@code target}: the server runs elsewhere (not verified,
-     * started or stopped here).
+     * {@code steady}: null for a fixed {@code warmup}; {@code settle}: a later window's warm-up in a warm JVM (null:
+     * each point warms up); {@code windows}: per point per JVM, 0 when chosen from the variance components;
+     * {@code target}: the server runs elsewhere (not verified, started or stopped here). Repetitions --precision may
+     * add are not counted: Bench announces each round as it begins.
      */
     static Estimate of(List<Repetition> todo, Duration warmup, LoadGenerator.Steady steady, Duration duration,
-                       boolean target) {
+                       Duration settle, int windows, boolean target) {
         double typical = START_SECONDS;
         double most = START_SECONDS;
         Set<Combination> verified = new HashSet<>();
@@ -55,14 +60,19 @@ record Estimate(double typicalSeconds, double mostSeconds) {
                 typical += setup;
                 most += setup;
             }
-            for (int i = 0; i < t.points(); i++) {
+            // --windows=auto measures two windows per point in the first two JVMs, then (mostly) one: see Bench.
+            int k = windows > 0 ? windows : t.repetition() <= 2 ? 2 : 1;
+            for (int i = 0; i < t.points() * k; i++) {
                 double window = seconds(duration);
                 if (steady == null) {
                     typical += window + seconds(warmup);
                     most += window + seconds(warmup);
-                } else {
+                } else if (i == 0 || settle == null) {
                     typical += window + (i == 0 ? AUTO_FIRST_SECONDS : AUTO_LATER_SECONDS);
                     most += window + seconds(steady.max());
+                } else {
+                    typical += window + seconds(settle);
+                    most += window + seconds(settle);
                 }
             }
         }

@@ -51,6 +51,15 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
         this(warmup, steady, duration, loadThreads, jfr, out, new PssrBenchDriver());
     }
 
+    /**
+     * The same measurement for a point whose JVM an earlier window warmed: a fixed warm-up of {@code settle} instead
+     * of the adaptive one. Unchanged with a fixed warm-up (the user's, every window's) or without a settle (null).
+     */
+    PointMeasurement settling(Duration settle) {
+        return steady == null || settle == null ? this
+                : new PointMeasurement(settle, null, duration, loadThreads, jfr, out, driver);
+    }
+
     /** How many runs of the bare data source give its floor (a median); about 0.5 s for Stocks at 1 ms. */
     private static final int SOURCE_SAMPLES = 15;
     /** Period of the /proc readings during the measured window (cheap: a file read). */

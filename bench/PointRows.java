@@ -89,6 +89,7 @@ final class PointRows {
                 .firstItemP50Ms(ms(r.firstItem(), 50))
                 .ttlbMs(ms(r.ttlb(), 50), ms(r.ttlb(), 90), ms(r.ttlb(), 99), ms(r.ttlb(), 99.9),
                         r.ttlb().getTotalCount() == 0 ? Double.NaN : r.ttlb().getMaxValue() / 1000.0)
+                .set(tables.Metric.TTLB_P95_MS, ms(r.ttlb(), 95))
                 .sourceMs(sourceMs)
                 .chunksMean(r.chunks() < 0 ? Double.NaN : r.chunksMean())
                 .cpuMsPerReq(res.cpuStart < 0 || res.cpuEnd < 0 || requests == 0 ? Double.NaN

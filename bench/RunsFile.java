@@ -72,7 +72,7 @@ final class RunsFile {
         int rep = Repetitions.repetition(r);
         List<Row> attempts = runs.stream().filter(x -> x.pointKey().equals(r.pointKey())
                 && Repetitions.repetition(x) == rep).toList();
-        return Repetitions.unsettled(Repetitions.used(attempts).get(0));
+        return Repetitions.unsettled(Repetitions.jvms(Repetitions.used(attempts)).get(0));
     }
 
     private static String slot(String pointKey, int repetition) {

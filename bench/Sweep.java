@@ -89,43 +89,55 @@ public record Sweep(BenchConfig config, List<Combination> combinations, URI targ
      * connection counts and rates ascending within a page).
      */
     List<Task> plan(Map<String, Set<Integer>> done) {
-        BenchConfig.Points at = points();
         List<Task> tasks = new ArrayList<>();
         for (int rep = 1; rep <= repeat(); rep++) {
-            Random order = new Random(seed() * 31 + rep);
-            List<Combination> all = new ArrayList<>(combinations);
-            if (foreign != null) {
-                all.add(null);   // the foreign app's task: shuffled among the combinations
-            }
-            // Combination by combination, protocol by protocol: with one protocol the list (and so the order a seed
-            // gives) is the combinations' alone, as sweeps measured before --protocol took a list were ordered.
-            List<Unit> units = new ArrayList<>();
-            for (Combination c : all) {
-                at.protocols().forEach(p -> units.add(new Unit(c, p)));
-            }
-            Collections.shuffle(units, order);
-            for (Unit unit : units) {
-                Combination c = unit.combination();
-                List<Page> pages = new ArrayList<>(at.pages());
-                Collections.shuffle(pages, order);
-                List<Point> points = new ArrayList<>();
-                for (Page page : pages) {
-                    for (int connections : at.connections()) {
-                        for (int streams : at.streams(unit.protocol())) {
-                            for (double rate : at.rates().isEmpty() ? List.of(0.0) : at.rates()) {
-                                Point p = c == null ? Point.foreign(foreign.label(), page, connections, rate,
-                                        unit.protocol(), streams)
-                                        : new Point(c, page, connections, rate, unit.protocol(), streams);
-                                if (!done.getOrDefault(PointRows.key(tool(), p), Set.of()).contains(rep)) {
-                                    points.add(p);
-                                }
+            tasks.addAll(plan(rep, done, p -> true));
+        }
+        return tasks;
+    }
+
+    /**
+     * Repetition {@code rep}'s tasks: of the points {@code wanted} (all of them up to --repeat; beyond it, those
+     * whose interval --precision finds too wide), the ones not {@code done}, in the order the seed gives that
+     * repetition.
+     */
+    List<Task> plan(int rep, Map<String, Set<Integer>> done, java.util.function.Predicate<Point> wanted) {
+        BenchConfig.Points at = points();
+        List<Task> tasks = new ArrayList<>();
+        Random order = new Random(seed() * 31 + rep);
+        List<Combination> all = new ArrayList<>(combinations);
+        if (foreign != null) {
+            all.add(null);   // the foreign app's task: shuffled among the combinations
+        }
+        // Combination by combination, protocol by protocol: with one protocol the list (and so the order a seed
+        // gives) is the combinations' alone, as sweeps measured before --protocol took a list were ordered.
+        List<Unit> units = new ArrayList<>();
+        for (Combination c : all) {
+            at.protocols().forEach(p -> units.add(new Unit(c, p)));
+        }
+        Collections.shuffle(units, order);
+        for (Unit unit : units) {
+            Combination c = unit.combination();
+            List<Page> pages = new ArrayList<>(at.pages());
+            Collections.shuffle(pages, order);
+            List<Point> points = new ArrayList<>();
+            for (Page page : pages) {
+                for (int connections : at.connections()) {
+                    for (int streams : at.streams(unit.protocol())) {
+                        for (double rate : at.rates().isEmpty() ? List.of(0.0) : at.rates()) {
+                            Point p = c == null ? Point.foreign(foreign.label(), page, connections, rate,
+                                    unit.protocol(), streams)
+                                    : new Point(c, page, connections, rate, unit.protocol(), streams);
+                            if (wanted.test(p)
+                                    && !done.getOrDefault(PointRows.key(tool(), p), Set.of()).contains(rep)) {
+                                points.add(p);
                             }
                         }
                     }
                 }
-                if (!points.isEmpty()) {
-                    tasks.add(new Task(rep, c, unit.protocol(), points));
-                }
+            }
+            if (!points.isEmpty()) {
+                tasks.add(new Task(rep, c, unit.protocol(), points));
             }
         }
         return tasks;
@@ -139,8 +151,9 @@ public record Sweep(BenchConfig config, List<Combination> combinations, URI targ
 
     /** How long the plan will take ({@link Estimate}). */
     Estimate estimate(List<Task> todo) {
-        return Estimate.of(todo.stream().map(t -> new Estimate.Repetition(t.combination(), t.points().size()))
-                .toList(), windows().fixedWarmup(), windows().steady(), windows().duration(),
+        return Estimate.of(todo.stream().map(t -> new Estimate.Repetition(t.combination(), t.points().size(),
+                t.repetition())).toList(), windows().fixedWarmup(), windows().steady(), windows().duration(),
+                windows().settleTime(), windows().fixedWindows(),
                 target != null || foreign != null);
     }
 
@@ -159,6 +172,12 @@ public record Sweep(BenchConfig config, List<Combination> combinations, URI targ
                 : "auto: until " + steady.windows() + " one-second windows are within "
                 + Math.round(steady.tolerance() * 100) + "%, at most " + Durations.format(steady.max()));
         more.put("duration", Durations.format(w.duration()));
+        more.put("settle", w.settle());
+        more.put("windows", w.windows().equals(BenchConfig.AUTO) ? "auto: Kalibera-Jones from each point's variance"
+                + " components, two per JVM until two JVMs measured two" : w.windows());
+        more.put("precision", w.precision().equals(BenchConfig.OFF) ? "off: exactly " + repeat() + " repetitions"
+                : "±" + w.precision() + "% of the median (95% interval of req_per_s), " + repeat() + " to "
+                + w.repeatMax() + " repetitions");
         // What the load generator spoke (every row says it too) and, over HTTP/2, how: its windows above all.
         more.put("protocol", String.join(",", points().protocols().stream().map(Protocol::id).toList()));
         more.put("streams", points().streams());

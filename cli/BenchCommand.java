@@ -73,9 +73,33 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--repeat", paramLabel = "N", defaultValue = BenchConfig.DEFAULT_REPEAT,
             description = "Repetitions of every point, each in a fresh server JVM, the order shuffled per"
-                    + " repetition (default: ${DEFAULT-VALUE}: the fewest for which compare can call a difference"
-                    + " significant at 5%%).")
+                    + " repetition: exactly N when given alone, at least N with --precision (default: ${DEFAULT-VALUE},"
+                    + " the fewest whose median has a 95%% interval, then more as --precision asks).")
     int repeat;
+
+    @Option(names = "--precision", paramLabel = "PCT|off", defaultValue = BenchConfig.DEFAULT_PRECISION,
+            description = "After --repeat, add repetitions (fresh JVMs) to each point whose throughput's 95%%"
+                    + " interval is wider than PCT %% of its median on either side, up to --repeat-max; off: exactly"
+                    + " --repeat (default: ${DEFAULT-VALUE}, or off when --repeat is given alone).")
+    String precision;
+
+    @Option(names = "--repeat-max", paramLabel = "N",
+            description = "The most repetitions --precision adds up to (default: " + BenchConfig.DEFAULT_REPEAT_MAX
+                    + ", or --repeat if more).")
+    int repeatMax;
+
+    @Option(names = "--settle", paramLabel = "DURATION|off", defaultValue = BenchConfig.DEFAULT_SETTLE,
+            description = "With --warmup=auto, the warm-up of a point after the first in a server JVM (the JVM is"
+                    + " warm; only the new connections settle) and before each window after a point's first; off:"
+                    + " every point warms up from scratch (default: ${DEFAULT-VALUE}). Units: " + Durations.UNITS
+                    + ".")
+    String settle;
+
+    @Option(names = "--windows", paramLabel = "N|auto", defaultValue = BenchConfig.DEFAULT_WINDOWS,
+            description = "Measured windows of each point in each server JVM, their mean the JVM's figure: auto"
+                    + " chooses them per point from its between-JVM and within-JVM variance (Kalibera-Jones; two"
+                    + " while they are unknown) (default: ${DEFAULT-VALUE}).")
+    String windows;
 
     @Option(names = "--seed", paramLabel = "N",
             description = "Seed of the per-repetition shuffle of combinations and pages (default: a new one,"
@@ -164,7 +188,9 @@ final class BenchCommand implements Callable<Integer> {
         List<Protocol> over = BenchProtocols.check(protocol.stream().map(Protocol::byId).toList(), streams,
                 Cli.given(spec, "--streams"), loadDriver.about(), selection.target != null);
         return new BenchConfig(new BenchConfig.Points(pages.stream().<Page>map(Page::byId).toList(), connections,
-                rates, over, streams), new BenchConfig.Windows(repeat, seed, warmup, warmupMax, duration),
+                rates, over, streams), new BenchConfig.Windows(repeat, seed, warmup, warmupMax, duration,
+                settle, windows, Cli.given(spec, "--repeat") && !Cli.given(spec, "--precision") ? BenchConfig.OFF
+                : precision, repeatMax),
                 new BenchConfig.Servers(delay, timers, serverCpus, clientCpus, jfr, noBaseline),
                 new BenchConfig.Load(driver, loadThreads, export, agents), new BenchConfig.Folder(out, resume),
                 new BenchConfig.Running(selection.target, selection.label));
@@ -246,8 +272,7 @@ final class BenchCommand implements Callable<Integer> {
         long shuffle = w.seed() != null ? w.seed() : recordedSeeds.size() == 1
                 ? Long.parseLong(recordedSeeds.first()) : new java.security.SecureRandom().nextLong() >>> 16;
         // What the sweep runs with, chosen here: its seed, folder and CPUs.
-        BenchConfig chosenHere = config.with(new BenchConfig.Windows(w.repeat(), shuffle, w.warmup(), w.warmupMax(),
-                w.duration())).with(new BenchConfig.Folder(folder, resuming))
+        BenchConfig chosenHere = config.with(w.withSeed(shuffle)).with(new BenchConfig.Folder(folder, resuming))
                 .with(new BenchConfig.Servers(servers.delay(), servers.timers(), serverCpus, clientCpus,
                         servers.jfr(), servers.noBaseline()));
         var sweep = new Sweep(chosenHere, chosen, target, app, loadDriver, flags);

@@ -176,6 +176,7 @@ public record WrkReport(String tool, String url, int threads, int connections, d
                         page.id(), connections, targetRate)
                 .measured(durationS, requests, errors(), errorDetail(), reqPerS)
                 .ttlbMs(percentileMs(50), percentileMs(90), percentileMs(99), percentileMs(99.9), latencyMaxMs)
+                .set(tables.Metric.TTLB_P95_MS, percentileMs(95))
                 .build();
     }
 

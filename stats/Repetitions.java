@@ -55,35 +55,73 @@ public final class Repetitions {
 
     /** One summary row per point of {@code runs}, in the order the points were first measured. */
     public static List<Row> summarize(List<Row> runs) {
-        return usedByPoint(runs).values().stream().map(Repetitions::point).toList();
+        List<Row> rows = new ArrayList<>();
+        windowsByPoint(runs).forEach((key, windows) -> rows.add(point(windows)));
+        return rows;
     }
 
     /**
-     * Per point (by {@link Row#pointKey}, in the order first measured), the attempts that stand for its repetitions
-     * ({@link #used}): what summary.csv is made of, and what compare tests.
+     * Per point (by {@link Row#pointKey}, in the order first measured), one row per repetition: each JVM's windows
+     * (those {@link #used} picks) as one observation ({@link #jvm}), what summary.csv's medians and intervals and
+     * compare's tests are made of, so that an interval speaks of fresh JVMs however many windows each measured.
      */
     public static Map<String, List<Row>> usedByPoint(List<Row> runs) {
+        Map<String, List<Row>> byPoint = windowsByPoint(runs);
+        byPoint.replaceAll((key, windows) -> jvms(windows));
+        return byPoint;
+    }
+
+    /** Per point, in the order first measured, the windows that stand for its repetitions' windows ({@link #used}). */
+    private static Map<String, List<Row>> windowsByPoint(List<Row> runs) {
         Map<String, List<Row>> byPoint = new LinkedHashMap<>();
         runs.forEach(r -> byPoint.computeIfAbsent(r.pointKey(), k -> new ArrayList<>()).add(r));
         byPoint.replaceAll((key, attempts) -> used(attempts));
         return byPoint;
     }
 
-    /** Per repetition number, the attempt that stands for it: the last undisturbed one, else the last. */
+    /**
+     * Per repetition and window of it, the attempt that stands for it: the last undisturbed one, else the last; in
+     * the order of the repetitions, then of their windows.
+     */
     public static List<Row> used(List<Row> attempts) {
-        Map<Integer, Row> chosen = new TreeMap<>();
+        Map<Integer, Map<Integer, Row>> chosen = new TreeMap<>();
         for (Row r : attempts) {
-            int rep = repetition(r);
-            Row before = chosen.get(rep);
+            Map<Integer, Row> windows = chosen.computeIfAbsent(repetition(r), k -> new TreeMap<>());
+            Row before = windows.get(window(r));
             if (before == null || !Boolean.TRUE.equals(r.disturbed()) || Boolean.TRUE.equals(before.disturbed())) {
-                chosen.put(rep, r);
+                windows.put(window(r), r);
             }
         }
-        return List.copyOf(chosen.values());
+        return chosen.values().stream().flatMap(w -> w.values().stream()).toList();
     }
 
-    /** The summary row of one point from the attempts that stand for its repetitions. */
-    private static Row point(List<Row> used) {
+    /** One row per repetition of a point's {@code windows} ({@link #used}'s), in the order of the repetitions. */
+    public static List<Row> jvms(List<Row> windows) {
+        Map<Integer, List<Row>> byRep = new TreeMap<>();
+        windows.forEach(r -> byRep.computeIfAbsent(repetition(r), k -> new ArrayList<>()).add(r));
+        return byRep.values().stream().map(Repetitions::jvm).toList();
+    }
+
+    /**
+     * A repetition (a server JVM) as one observation from its windows: the mean of each figure that a summary takes
+     * the median of (the JVM is the unit: its windows only make its own figure more precise), the rest aggregated
+     * as over repetitions (errors summed, the worst condition, valid only if every window is, disturbed if any).
+     */
+    static Row jvm(List<Row> windows) {
+        if (windows.size() == 1) {
+            return windows.get(0);
+        }
+        Map<Metric, Object> values = new EnumMap<>(Metric.class);
+        for (Metric m : Metric.values()) {
+            values.put(m, m == Metric.REPETITION ? windows.get(0).repetition() : m.over() == Metric.Over.EMPTY
+                    ? null : over(m, windows, Stats::mean));
+        }
+        return Row.of(values, null);
+    }
+
+    /** The summary row of one point from the windows that stand for its repetitions' ({@link #used}'s). */
+    private static Row point(List<Row> windows) {
+        List<Row> used = jvms(windows);
         int n = used.size();
         for (Row r : used) {
             if (!r.valid()) {
@@ -110,7 +148,7 @@ public final class Repetitions {
         long disturbed = used.stream().filter(r -> Boolean.TRUE.equals(r.disturbed())).count();
         Map<Metric, Object> values = new EnumMap<>(Metric.class);
         for (Metric m : Metric.values()) {
-            values.put(m, over(m, used));
+            values.put(m, over(m, used, Stats::median));
         }
         if (disturbed > 0) {
             List<String> notes = new ArrayList<>(List.of(String.format(Locale.ROOT, "disturbed: %d of %d repetitions"
@@ -121,11 +159,30 @@ public final class Repetitions {
             }
             values.put(Metric.NOTE, String.join("; ", notes));
         }
+        Components c = components(windows);
+        values.put(Metric.WINDOWS, windows.size());
+        values.put(Metric.CV_JVM_PCT, Double.isNaN(c.jvmCvPct()) ? null : c.jvmCvPct());
+        values.put(Metric.CV_WINDOW_PCT, Double.isNaN(c.windowCvPct()) ? null : c.windowCvPct());
         return Row.of(values, spread);
     }
 
-    /** One metric of a point's summary row from the repetitions it uses, as {@link Metric#over} says. */
-    private static Object over(Metric m, List<Row> used) {
+    /** The variance components of a point's throughput over its repetitions' windows ({@link #used}'s). */
+    public static Components components(List<Row> windows) {
+        Map<Integer, List<Double>> byRep = new TreeMap<>();
+        for (Row r : windows) {
+            if (r.valid() && r.reqPerS() != null && !r.reqPerS().isNaN()) {
+                byRep.computeIfAbsent(repetition(r), k -> new ArrayList<>()).add(r.reqPerS());
+            }
+        }
+        return Components.of(byRep.values().stream().map(xs -> xs.stream().mapToDouble(Double::doubleValue)
+                .toArray()).toList());
+    }
+
+    /**
+     * One metric of a row made of {@code used} (a JVM of its windows, a point of its JVMs), as {@link Metric#over}
+     * says, the figures a point takes the median of by {@code central}.
+     */
+    private static Object over(Metric m, List<Row> used, java.util.function.ToDoubleFunction<double[]> central) {
         switch (m.over()) {
             case SAME:
                 return used.get(0).get(m);
@@ -147,7 +204,7 @@ public final class Repetitions {
             return null;
         }
         double result = switch (m.over()) {
-            case MEDIAN -> Stats.median(xs);
+            case MEDIAN -> central.applyAsDouble(xs);
             case SUM -> Arrays.stream(xs).sum();
             case MAX -> Arrays.stream(xs).max().orElseThrow();
             default -> throw new IllegalStateException("not a number's aggregate: " + m.over());
@@ -188,6 +245,11 @@ public final class Repetitions {
         return run.repetition() == null ? 1 : run.repetition();
     }
 
+    /** Which window of its repetition a run's row is (1 where the column is empty: one window per JVM). */
+    public static int window(Row run) {
+        return run.get(Metric.WINDOW) instanceof Integer w ? w : 1;
+    }
+
     /**
      * Why the window that stands for a repetition ({@link #used}) does not settle it, so that bench's
      * {@code --resume} measures that repetition again: "not valid" ({@link Row#valid}, from the one rule
@@ -206,7 +268,7 @@ public final class Repetitions {
      */
     public static Map<String, java.util.Set<Integer>> settled(List<Row> runs) {
         Map<String, java.util.Set<Integer>> settled = new LinkedHashMap<>();
-        usedByPoint(runs).forEach((key, used) -> settled.put(key, used.stream().filter(r -> unsettled(r) == null)
+        usedByPoint(runs).forEach((key, jvms) -> settled.put(key, jvms.stream().filter(r -> unsettled(r) == null)
                 .map(Repetitions::repetition).collect(Collectors.toSet())));
         return settled;
     }

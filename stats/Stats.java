@@ -25,6 +25,15 @@ public final class Stats {
     private Stats() {
     }
 
+    /** The arithmetic mean of xs (not empty). */
+    public static double mean(double[] xs) {
+        double sum = 0;
+        for (double x : xs) {
+            sum += x;
+        }
+        return sum / xs.length;
+    }
+
     /** Median of the values (mean of the two middle ones for even n). Throws IllegalArgumentException if empty. */
     public static double median(double[] xs) {
         double[] s = sorted(xs);

@@ -79,13 +79,18 @@ class BenchIT {
 
     @Test
     void aShortSweepMeasuresTheBaselineAndTheEngineAndWritesTheReport(@TempDir Path out) throws Exception {
-        Done d = finish(bench(out, "--connections=1,4", "--repeat=2").start());
+        // Two windows per JVM, and a precision no interval meets: one round more, to --repeat-max.
+        Done d = finish(bench(out, "--connections=1,4", "--repeat=1", "--windows=2", "--precision=0.01",
+                "--repeat-max=2").start());
         assertEquals(0, d.code(), d.out() + d.err());
 
         List<Row> runs = Summary.read(out.resolve("runs.csv"));
         // A window disturbed by the machine's other work is measured again: more rows, never fewer.
-        assertEquals(8, new HashSet<>(runs.stream().map(r -> r.pointKey() + " " + r.repetition()).toList()).size(),
-                "2 combinations x 2 connection counts x 2 repetitions: " + runs);
+        assertEquals(16, new HashSet<>(runs.stream().map(r -> r.pointKey() + " " + r.repetition() + " "
+                + r.get(tables.Metric.WINDOW)).toList()).size(),
+                "2 combinations x 2 connection counts x 2 repetitions x 2 windows: " + runs);
+        assertTrue(d.out().contains("bench: 4 points wider than ±0.01% of the median: repetition 2 (at most 2)"),
+                d.out());
         assertEquals(4, new HashSet<>(runs.stream().map(Row::pointKey).toList()).size());
         assertTrue(runs.stream().allMatch(r -> r.repetition() == 1 || r.repetition() == 2), runs.toString());
         assertTrue(runs.stream().allMatch(r -> r.disturbed() != null && r.foreignCpu() != null),
@@ -94,7 +99,10 @@ class BenchIT {
         assertEquals(List.of("jstachio", "jstachio", "raw", "raw"), rows.stream().map(Row::engine).sorted().toList(),
                 "the baseline is added");
         for (Row row : rows) {
-            assertEquals(2, row.spread().n(), "the median of two repetitions: " + Summary.csv(row));
+            assertEquals(2, row.spread().n(), "the median of two JVMs, each the mean of its windows: "
+                    + Summary.csv(row));
+            assertEquals(4, row.get(tables.Metric.WINDOWS), Summary.csv(row));
+            assertTrue(row.get(tables.Metric.CV_WINDOW_PCT) != null, "both variance components: " + Summary.csv(row));
             assertTrue(row.spread().range(), "two repetitions give their range, not a 95% interval");
             assertTrue(row.spread().lo().get("req_per_s") <= row.reqPerS()
                     && row.reqPerS() <= row.spread().hi().get("req_per_s"), Summary.csv(row));
@@ -130,10 +138,10 @@ class BenchIT {
         assertFalse(p.path("libraries").toString().contains("unknown"), provenance);
         assertFalse(p.path("libraries").path("io.reactivex.rxjava3:rxjava").asText().isEmpty(), provenance);
         assertTrue(p.has("load_average_after"), "finished: " + provenance);
-        assertTrue(d.out().contains("bench: 8/8 repetition 2/2"), d.out());
-        assertEquals(runs.size() - 8, d.out().split("measuring it again", -1).length - 1,
+        assertTrue(d.out().contains("bench: 8/8 repetition 2/1-2"), d.out());
+        assertEquals(runs.size() - 16, d.out().split("measuring it again", -1).length - 1,
                 "each window measured again is said: " + d.out());
-        assertEquals(2, p.path("repeat").asInt(), provenance);
+        assertEquals(1, p.path("repeat").asInt(), provenance);
         assertTrue(p.has("seed") && p.path("flags").has("cpu_sets"), provenance);
 
         Path report = out.resolve("report.html");

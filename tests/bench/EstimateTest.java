@@ -24,9 +24,18 @@ class EstimateTest {
     /** {@code steady} null: a fixed warm-up of 15 s; else an adaptive one up to its cap. */
     private static Sweep sweep(int combinations, int repeat, LoadGenerator.Steady steady) {
         List<Combination> chosen = Registry.combinations().subList(0, combinations);
-        BenchConfig config = BenchConfig.defaults().with(new BenchConfig.Windows(repeat, 1L, steady == null ? "15s"
-                : BenchConfig.AUTO, steady == null ? Duration.ofSeconds(60) : steady.max(), Duration.ofSeconds(5)))
-                .with(new BenchConfig.Folder(Path.of("unused"), false));
+        return sweep(combinations, repeat, steady, "1", List.of(128));
+    }
+
+    private static Sweep sweep(int combinations, int repeat, LoadGenerator.Steady steady, String windows,
+                               List<Integer> connections) {
+        List<Combination> chosen = Registry.combinations().subList(0, combinations);
+        BenchConfig d = BenchConfig.defaults();
+        BenchConfig config = d.with(new BenchConfig.Windows(repeat, 1L, steady == null ? "15s"
+                : BenchConfig.AUTO, steady == null ? Duration.ofSeconds(60) : steady.max(), Duration.ofSeconds(5),
+                "2s", windows, BenchConfig.OFF, repeat)).with(new BenchConfig.Folder(Path.of("unused"), false))
+                .with(new BenchConfig.Points(d.points().pages(), connections, List.of(), d.points().protocols(),
+                        d.points().streams()));
         return new Sweep(config, chosen);
     }
 
@@ -52,5 +61,20 @@ class EstimateTest {
         assertEquals(setup + 2 * (Estimate.AUTO_FIRST_SECONDS + 5), e.typicalSeconds(), 1e-9);
         assertEquals(setup + 2 * (60 + 5), e.mostSeconds(), 1e-9);
         assertEquals("about 2 min (up to 3 min if every warm-up runs to --warmup-max, 60s)", e.describe(steady));
+    }
+
+    /**
+     * A ramp in one JVM: the first point warms it, every later window only settles; --windows=auto measures two
+     * windows of each point in the first two JVMs, one after.
+     */
+    @Test
+    void laterWindowsOfAJvmOnlySettle() {
+        LoadGenerator.Steady steady = LoadGenerator.Steady.of(Duration.ofSeconds(60));
+        Estimate e = estimate(sweep(1, 3, steady, BenchConfig.AUTO, List.of(1, 8, 64, 128)));
+        double setup = Estimate.START_SECONDS + Estimate.VERIFY_SECONDS + 3 * Estimate.SERVER_SECONDS;
+        double twoWindows = Estimate.AUTO_FIRST_SECONDS + 5 + 7 * (2 + 5);
+        double oneWindow = Estimate.AUTO_FIRST_SECONDS + 5 + 3 * (2 + 5);
+        assertEquals(setup + 2 * twoWindows + oneWindow, e.typicalSeconds(), 1e-9);
+        assertEquals(setup + 3 * (60 + 5) + (2 * 7 + 3) * (2 + 5), e.mostSeconds(), 1e-9, "a settle has no cap");
     }
 }

@@ -37,15 +37,42 @@ class BenchConfigTest {
         BenchConfig c = parsed(List.of("--page=presentations,stocks", "--connections=1,128", "--protocol=h1,h2c",
                 "--streams=1,16", "--rate=100,250.5", "--repeat=3", "--seed=42", "--warmup=2000ms",
                 "--warmup-max=30s", "--duration=2s", "--source-scheduler=io", "--delay=2ms", "--load-threads=2",
-                "--server-cpus=0", "--client-cpus=1", "--out=/tmp/sweep", "--resume", "--jfr", "--no-baseline"));
+                "--server-cpus=0", "--client-cpus=1", "--out=/tmp/sweep", "--resume", "--jfr", "--no-baseline",
+                "--settle=1500ms", "--windows=3", "--precision=2.5", "--repeat-max=12"));
         assertEquals(c, parsed(c.args()), String.join(" ", c.args()));
         assertTrue(c.args().contains("--warmup=2s"), "a duration as parsed: " + c.args());
         assertTrue(c.args().contains("--rate=100,250.5"), "a whole rate without its decimals: " + c.args());
+        assertTrue(c.args().contains("--settle=1500ms") && c.args().contains("--precision=2.5"), "as parsed: " + c.args());
+        BenchConfig exact = parsed(List.of("--precision=off", "--settle=off", "--repeat=4"));
+        assertEquals(exact, parsed(exact.args()), String.join(" ", exact.args()));
+        assertEquals(4, exact.windows().repeatMax(), "without --precision, exactly --repeat");
+        assertEquals(null, exact.windows().settleTime());
+        assertEquals("off", parsed(List.of("--repeat=4")).windows().precision(), "--repeat alone: exactly");
+        assertEquals(10, BenchConfig.defaults().windows().repeatMax(), "6 to 10 by default");
+        BenchConfig many = parsed(List.of("--repeat=12", "--precision=5"));
+        assertEquals(12, many.windows().repeatMax(), "the cap is never below --repeat");
+        assertEquals(many, parsed(many.args()), String.join(" ", many.args()));
 
         BenchConfig export = parsed(List.of("--driver=hyperfoil", "--export=/tmp/hf", "--agents=a1=localhost:2222",
                 "--target=http://127.0.0.1:8080/", "--warmup=auto"));
         assertEquals(export, parsed(export.args()), String.join(" ", export.args()));
         assertEquals(List.of("--driver=hyperfoil", "--export=/tmp/hf", "--agents=a1=localhost:2222",
                 "--target=http://127.0.0.1:8080/"), export.args(), "only what differs from the defaults");
+    }
+
+    /** Each of the repetition flags refused in one sentence that names what it takes. */
+    @Test
+    void theRepetitionFlagsRefuseWhatTheyCannotTake() {
+        java.util.Map<List<String>, String> refused = java.util.Map.of(
+                List.of("--windows=0"), "--windows takes auto or a whole number from 1 to 10, not 0.",
+                List.of("--windows=many"), "--windows takes auto or a whole number from 1 to 10, not many.",
+                List.of("--precision=0"), "--precision takes off or a percentage above 0 and below 100, not 0.",
+                List.of("--precision=tight"), "--precision takes off or a percentage above 0 and below 100, not tight.",
+                List.of("--repeat=8", "--repeat-max=7", "--precision=5"), "--repeat-max must be at least --repeat (8): it caps the"
+                        + " repetitions --precision adds.");
+        refused.forEach((flags, sentence) -> assertEquals(sentence, org.junit.jupiter.api.Assertions.assertThrows(
+                base.UsageException.class, () -> parsed(flags)).getMessage(), String.join(" ", flags)));
+        assertTrue(org.junit.jupiter.api.Assertions.assertThrows(base.UsageException.class,
+                () -> parsed(List.of("--settle=soon"))).getMessage().startsWith("--settle takes off or a duration: "));
     }
 }

@@ -31,7 +31,7 @@ class ForeignTargetTest {
     private static final String PATHS_S = "--path=stocks=" + ForeignServer.STOCKS;
     /** A short bench point: one connection, a short warm-up and window, one repetition, the stocks page. */
     private static final String[] SHORT = {"--page=stocks", "--connections=1", "--warmup=300ms", "--duration=700ms",
-            "--repeat=1", "--seed=7",
+            "--repeat=1", "--windows=1", "--seed=7",
             // Not pinned: bench pins its own JVM (here the test's) when the machine has 4 cores or more.
             "--server-cpus=0"};
 

@@ -103,4 +103,31 @@ class RepetitionsTest {
         assertEquals(java.util.Set.of(1), settled.get(runs.get(5).pointKey()));
         assertEquals(2, settled.size());
     }
+
+    /**
+     * A JVM's windows are one observation, their mean: n counts JVMs, the interval is over the JVMs' means, and the
+     * two variance components are the summary's; a disturbed window measured again stands for its window only.
+     */
+    @Test
+    void theJvmIsTheUnitAndItsWindowsItsFigure() {
+        List<Row> runs = new java.util.ArrayList<>();
+        double[][] jvms = {{9000, 9100}, {9400, 9500}, {8800, 8900}, {9200, 9300}, {9100, 9200}, {9000, 9100}};
+        for (int rep = 0; rep < jvms.length; rep++) {
+            for (int w = 0; w < 2; w++) {
+                runs.add(run(128, rep + 1, jvms[rep][w], 0.01).with(tables.Metric.WINDOW, w + 1));
+            }
+        }
+        runs.add(1, run(128, 1, 5000, 3.0).with(tables.Metric.WINDOW, 1).with(tables.Metric.DISTURBED, true));
+        Row p = Repetitions.summarize(runs).get(0);
+        assertEquals(6, p.spread().n(), "six JVMs, not twelve windows");
+        assertEquals(12, p.get(tables.Metric.WINDOWS));
+        assertEquals(9100.0, p.reqPerS(), "the median of the JVMs' means 9050, 9450, 8850, 9250, 9150, 9050");
+        assertEquals(8850.0, p.spread().lo().get("req_per_s"), "the smallest JVM mean: six give their range");
+        assertEquals(9450.0, p.spread().hi().get("req_per_s"));
+        assertEquals(Boolean.FALSE, p.disturbed(), "the disturbed attempt was measured again");
+        Components c = Repetitions.components(Repetitions.used(runs));
+        assertEquals(c.jvmCvPct(), (Double) p.get(tables.Metric.CV_JVM_PCT), 1e-3);
+        assertEquals(Math.sqrt(5000) / 9133.333 * 100, c.windowCvPct(), 1e-3, "windows 100 apart: variance 5000");
+        assertEquals(6, Repetitions.usedByPoint(runs).values().iterator().next().size(), "compare tests JVMs too");
+    }
 }
