@@ -105,6 +105,7 @@ public final class Cli {
     }
 
     public static int run(String... args) {
+        harness.Signals.endWithParent();   // a child of another PssrBench JVM ends with it
         return run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
     }
 
