@@ -270,11 +270,15 @@ public final class Bench {
      * stopped before its first window is resumed as well: its provenance record holds its settings.
      */
     public String stoppedSentence() {
-        int kept = runs.rows().size();
+        return stoppedSentence(runs.rows().size(), sweep.out());
+    }
+
+    /** The same for a sweep into {@code out} that kept {@code kept} windows (0: stopped before it began). */
+    public static String stoppedSentence(int kept, Path out) {
         String what = kept == 0 ? "stopped before a first window" : "stopped; " + kept
-                + " measured windows kept in " + sweep.out();
+                + " measured windows kept in " + out;
         return what + "; measure " + (kept == 0 ? "it" : "the rest") + " with the same flags and --resume --out="
-                + sweep.out() + ".";
+                + out + ".";
     }
 
     /** The points of one repetition of a combination against one server ({@code server} null: not started here). */

@@ -320,8 +320,9 @@ public record BenchConfig(Points points, Windows windows, Servers servers, Load 
                     + " process may open " + files + " (the hard limit, ulimit -Hn): raise it or use fewer.");
         }
         ResultsFolder.checkWritable(out, "--out");
-        // Resumable: rows to go on from, or a sweep stopped before its first window (its provenance record only).
-        if (folder.resume() && !Files.isRegularFile(out.resolve("summary.csv"))
+        // Resumable: rows to go on from, or a sweep stopped before its first window (its provenance record only); a
+        // folder that holds nothing yet (a sweep stopped while it was being set up) simply starts the run.
+        if (folder.resume() && !ResultsFolder.isFresh(out) && !Files.isRegularFile(out.resolve("summary.csv"))
                 && !Files.isRegularFile(out.resolve(Repetitions.FILE)) && !ResultsFolder.hasRunOf(out, "bench")) {
             throw new UsageException("nothing to resume: " + out + " has no summary.csv, " + Repetitions.FILE
                     + " or bench record in " + Provenance.FILE + ".");

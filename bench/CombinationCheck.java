@@ -70,7 +70,7 @@ final class CombinationCheck {
      */
     String verify(Combination c, http.Protocol protocol) throws IOException, InterruptedException {
         Path log = logs.resolve(Point.label(c, protocol) + ".verify.log");   // one per protocol verified over
-        Process p = new ProcessBuilder(ServerProcess.command(List.of(), verifyArgs(c, protocol)
+        Process p = ServerProcess.child(ServerProcess.command(List.of(), verifyArgs(c, protocol)
                 .toArray(String[]::new)))
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         verifying = p;

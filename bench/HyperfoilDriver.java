@@ -206,9 +206,10 @@ public final class HyperfoilDriver implements LoadDriver, LoadDriver.Exports {
     LoadGenerator.Result run(Path yaml, Path json, Path log, double warmupSeconds, BooleanSupplier stop,
                              Runnable measuring) throws IOException, InterruptedException {
         Files.deleteIfExists(json);
+        // Its standard input stays a pipe from this JVM, never written to: the runner ends when it ends, so that a
+        // bench ended by SIGKILL leaves no Hyperfoil JVM loading a server that is gone.
         Process p = new ProcessBuilder(command("run", yaml.toString(), json.toString()))
                 .redirectError(log.toFile()).start();
-        p.getOutputStream().close();
         try {
             Thread reader = Thread.ofPlatform().daemon(true).start(() -> {
                 try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(),

@@ -63,12 +63,16 @@ public final class Chromium implements AutoCloseable {
     private final ChromeDriver driver;
     private final Path profile;
     private final Binaries binaries;
+    /** Ends the driver and the browser if this JVM ends without closing them (SIGKILL). */
+    private final harness.Watchdog watchdog;
 
-    private Chromium(ChromeDriverService service, ChromeDriver driver, Path profile, Binaries binaries) {
+    private Chromium(ChromeDriverService service, ChromeDriver driver, Path profile, Binaries binaries,
+                     harness.Watchdog watchdog) {
         this.service = service;
         this.driver = driver;
         this.profile = profile;
         this.binaries = binaries;
+        this.watchdog = watchdog;
     }
 
     /**
@@ -150,7 +154,12 @@ public final class Chromium implements AutoCloseable {
         try {
             ChromeDriver driver = new ChromeDriver(service, options);
             driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(30));
-            return new Chromium(service, driver, profile, binaries);
+            try {
+                return new Chromium(service, driver, profile, binaries, harness.Watchdog.ending(binaries.driver()));
+            } catch (IOException e) {   // no shell to watch them: not started at all rather than left behind
+                driver.quit();
+                throw new WebDriverException("no watchdog for the browser: " + e.getMessage(), e);
+            }
         } catch (WebDriverException e) {
             service.stop();
             delete(profile);
@@ -270,6 +279,7 @@ public final class Chromium implements AutoCloseable {
             // gone already
         } finally {
             service.stop();
+            watchdog.close();
             delete(profile);
         }
     }

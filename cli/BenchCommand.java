@@ -196,12 +196,40 @@ final class BenchCommand implements Callable<Integer> {
                 new BenchConfig.Running(selection.target, selection.label));
     }
 
+    /**
+     * Ctrl-C and SIGTERM from the first moment: the sweep's set-up (the combinations' reference pages, a load
+     * driver's class path) takes seconds before the sweep exists, and a stop then ended the JVM without a word. The
+     * handler is installed first; until the sweep exists, a stop ends the command at once with bench's one sentence
+     * (nothing is written yet, and --resume of the folder starts the run); from then on it is the sweep's stop.
+     */
     @Override
     public Integer call() throws Exception {
+        Path folder = out != null ? out : Path.of("results", DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
+                .withZone(ZoneOffset.UTC).format(Instant.now()));
+        java.util.concurrent.atomic.AtomicReference<Bench> sweeping = new java.util.concurrent.atomic.AtomicReference<>();
+        Runnable restoreSignals = Signals.onTermination(() -> {
+            synchronized (sweeping) {   // the sweep is not made while the command ends here
+                Bench bench = sweeping.get();
+                if (bench != null) {
+                    bench.stop();
+                    return;
+                }
+                spec.commandLine().getErr().println("pssrbench: " + Bench.stoppedSentence(0, folder));
+                spec.commandLine().getErr().flush();
+                System.exit(130);   // 130: stopped by Ctrl-C, as shells report it
+            }
+        });
+        try {
+            return run(folder, sweeping);
+        } finally {
+            restoreSignals.run();
+        }
+    }
+
+    /** The command once the signals are bench's; {@code sweeping} receives the sweep as soon as it exists. */
+    private int run(Path folder, java.util.concurrent.atomic.AtomicReference<Bench> sweeping) throws Exception {
         BenchConfig config = config();
         List<Page> chosenPages = config.points().pages();
-        Path folder = config.folder().out() != null ? config.folder().out() : Path.of("results", DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
-                .withZone(ZoneOffset.UTC).format(Instant.now()));
         config.checkHere(folder);
         // The last check, after every usage error: one request to a running server, before anything is written.
         Foreign foreign = selection.foreign(delay, Cli.given(spec, "--delay"));
@@ -283,17 +311,15 @@ final class BenchCommand implements Callable<Integer> {
             spec.commandLine().getOut().println("bench: " + foreign.note());
         }
         Bench bench = new Bench(sweep, spec.commandLine().getOut());
-        Runnable restoreSignals = Signals.onTermination(bench::stop);
-        try {
-            int invalid = bench.run();
-            if (invalid < 0) {   // 130: stopped by Ctrl-C, as shells report it; one sentence, as for an error
-                spec.commandLine().getErr().println("pssrbench: " + bench.stoppedSentence());
-                spec.commandLine().getErr().flush();
-                return 130;
-            }
-            return invalid == 0 ? 0 : 1;
-        } finally {
-            restoreSignals.run();
+        synchronized (sweeping) {
+            sweeping.set(bench);
         }
+        int invalid = bench.run();
+        if (invalid < 0) {   // 130: stopped by Ctrl-C, as shells report it; one sentence, as for an error
+            spec.commandLine().getErr().println("pssrbench: " + bench.stoppedSentence());
+            spec.commandLine().getErr().flush();
+            return 130;
+        }
+        return invalid == 0 ? 0 : 1;
     }
 }

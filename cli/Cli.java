@@ -74,8 +74,17 @@ public final class Cli {
 
     /** Runs the command line and returns the exit code; output goes to the given writers. */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
+        return run(out, err, () -> { }, args);
+    }
+
+    /** The same, running {@code beforeCommand} once the command line is parsed, just before the command runs. */
+    private static int run(PrintWriter out, PrintWriter err, Runnable beforeCommand, String... args) {
         CommandLine cli = commandLine();
         cli.setOut(out).setErr(err);
+        cli.setExecutionStrategy(parsed -> {
+            beforeCommand.run();
+            return new CommandLine.RunLast().execute(parsed);
+        });
         cli.setParameterExceptionHandler((ex, a) -> {
             String message = ex.getMessage();
             // The help of the command that refused, where its flags are (serve's when none was named).
@@ -104,8 +113,20 @@ public final class Cli {
         return cli.execute(withDefaultSubcommand(cli, args));
     }
 
+    /**
+     * The process's command line. Ctrl-C or SIGTERM while it is being built (the registry renders every engine's
+     * reference pages first, seconds on a busy machine) says so in one sentence and exits 130, as a stopped command
+     * does, instead of ending the JVM without a word; once the command runs, its own stop takes over (bench's, serve's)
+     * or the JVM's.
+     */
     public static int run(String... args) {
-        return run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
+        harness.Signals.endWithParent();   // a child of another PssrBench JVM ends with it
+        PrintWriter err = new PrintWriter(System.err, true);
+        Runnable restoreSignals = harness.Signals.onTermination(() -> {
+            err.println("pssrbench: stopped while starting, before anything was written; run the command again.");
+            System.exit(130);
+        });
+        return run(new PrintWriter(System.out, true), err, restoreSignals, args);
     }
 
     /**

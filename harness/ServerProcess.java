@@ -133,7 +133,7 @@ public final class ServerProcess implements AutoCloseable {
         List<String> flags = new ArrayList<>(config.server().jvmFlags());
         flags.addAll(jvmFlags);
         List<String> command = command(cpuPrefix, flags, args.toArray(String[]::new));
-        Process p = new ProcessBuilder(command).redirectError(log.toFile()).start();
+        Process p = child(command).redirectError(log.toFile()).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         String line = out.readLine();
         Matcher url = URL.matcher(String.valueOf(line));
@@ -150,6 +150,17 @@ public final class ServerProcess implements AutoCloseable {
             throw e;
         }
         return server;
+    }
+
+    /**
+     * The process of a PssrBench child JVM: its standard input stays a pipe from this JVM (ProcessBuilder's
+     * default), which the child watches ({@link Signals#endWithParent}), so that it ends when this JVM ends, SIGKILL
+     * included; keep the {@link Process} reachable while the child runs (its pipe closes with it).
+     */
+    public static ProcessBuilder child(List<String> command) {
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().put(Signals.PARENT_PIPE, "1");
+        return builder;
     }
 
     /** A PssrBench command in a new JVM: this JVM's java and classpath, {@link #JVM_FLAGS}, after {@code prefix}. */

@@ -1,5 +1,7 @@
 package harness;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
@@ -22,6 +24,19 @@ public final class Signals {
     private static final Class<?> SIGNAL = type("sun.misc.Signal");
     private static final Class<?> HANDLER = type("sun.misc.SignalHandler");
     private static final Method HANDLE = method(SIGNAL, "handle", SIGNAL, HANDLER);
+    private static final Method RAISE = method(SIGNAL, "raise", SIGNAL);
+
+    /**
+     * Set to 1 in the environment of a PssrBench JVM started by another ({@link ServerProcess#child}): its standard
+     * input is a pipe from the parent, and {@link #endWithParent} ends it when the pipe ends.
+     */
+    public static final String PARENT_PIPE = "PSSRBENCH_PARENT_PIPE";
+
+    /**
+     * How long a child whose parent is gone may take to stop as on SIGTERM (serve's drain is its --grace, 3 s by
+     * default) before it is halted: an orphan must not outlive a stop that hangs.
+     */
+    static final long ORPHAN_HALT_MILLIS = 30_000;
 
     private Signals() {
     }
@@ -45,6 +60,38 @@ public final class Signals {
             restore.add(() -> invoke(HANDLE, signal, previous));
         }
         return () -> restore.forEach(Runnable::run);
+    }
+
+    /**
+     * In a JVM started by another PssrBench JVM (the environment says so, {@link #PARENT_PIPE}), ends this one as
+     * SIGTERM would once the parent is gone, however it ended. Linux gives a Java child no "die with the parent"
+     * (prctl's PR_SET_PDEATHSIG needs native code), but the kernel closes a dead process's pipes, SIGKILL included:
+     * a daemon thread reads the standard input, a pipe nobody writes to, until its end, then raises SIGTERM, which
+     * runs the command's own stop (serve drains its pages) or the JVM's. Elsewhere (a terminal, /dev/null, a user's
+     * own pipe) nothing is watched: a serve started by hand ends only when it is told to.
+     */
+    public static void endWithParent() {
+        if (!"1".equals(System.getenv(PARENT_PIPE))) {
+            return;
+        }
+        InputStream parent = System.in;
+        Thread.ofPlatform().daemon(true).name("end-with-parent").start(() -> {
+            byte[] ignored = new byte[256];
+            try {
+                while (parent.read(ignored) >= 0) {
+                    // the parent writes nothing: only the end counts
+                }
+            } catch (IOException e) {
+                // a broken pipe is an end as well
+            }
+            invoke(RAISE, construct("TERM"));
+            try {
+                Thread.sleep(ORPHAN_HALT_MILLIS);
+            } catch (InterruptedException e) {
+                return;
+            }
+            Runtime.getRuntime().halt(143);   // as SIGTERM's status: the stop did not finish in time
+        });
     }
 
     private static Object construct(String name) {

@@ -9,7 +9,9 @@
  *                                  and agents, each with its inline host or its properties (exit 1 and the parser's
  *                                  message if it does not parse)
  *   run BENCHMARK.yaml OUT.json    runs it on Hyperfoil's in-VM engine (LocalSimulationRunner); prints "measuring"
- *                                  when the first phase that is not a warm-up starts; writes OUT.json
+ *                                  when the first phase that is not a warm-up starts; writes OUT.json; ends (status
+ *                                  143) as soon as its standard input ends: bench keeps it a pipe, which the kernel
+ *                                  closes when bench ends, SIGKILL included
  *
  * OUT.json has the layout of the `stats` section of Hyperfoil's JSON export (`export -f JSON`, written by the
  * controller's io.hyperfoil.controller.JsonWriter, which is not on Maven Central): per phase and metric the phase,
@@ -69,6 +71,17 @@ public class HyperfoilRunner {
                     + (a.inlineConfig != null ? a.inlineConfig : new TreeMap<>(a.properties))));
             return;
         }
+        // The parent gone (its pipe closed, however it ended): no one reads the figures, and the load must stop.
+        Thread.ofPlatform().daemon(true).start(() -> {
+            try {
+                while (System.in.read(new byte[256]) >= 0) {
+                    // bench writes nothing: only the end counts
+                }
+            } catch (java.io.IOException e) {
+                // a broken pipe is an end as well
+            }
+            Runtime.getRuntime().halt(143);
+        });
         run(benchmark, Path.of(args[2]));
         // Vert.x and Hyperfoil's stats executor may leave non-daemon threads behind; the results are written.
         System.exit(0);

@@ -118,13 +118,23 @@ public class CliTest {
                 "--warmup-max=9s");
         refused("--warmup takes auto or a duration: cannot read the duration 'soon'; write a number and a unit",
                 "bench", "--warmup=soon");
-        refused("nothing to resume", "bench", "--resume", "--out=/nonexistent/pssrbench");
         refused("--target is one running server", "bench", "--server=nima,netty", "--target=http://127.0.0.1:1/");
         refused("--target is one running server", "verify", "--all", "--target=http://127.0.0.1:1/");
         refused("--target takes an http:// or https:// URL", "verify", "--target=127.0.0.1:8080");
         refused("--target takes an http:// or https:// URL", "bench", "--target=localhost:8080");
         refused("--all selects every combination", "bench", "--all", "--engine=pebble");
         refused("no such folder", "report", "/nonexistent/pssrbench");
+    }
+
+    /**
+     * --resume of a folder that holds another command's results refuses; one that holds nothing yet (a sweep stopped
+     * while it was set up) starts the run instead (InterruptIT shows that).
+     */
+    @Test
+    void resumeOfAFolderWithoutASweepIsRefused(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("provenance.json"), "{\"pssrbench\": \"0\", \"command\": \"stress\","
+                + " \"flags\": {}}");
+        refused("nothing to resume", "bench", "--resume", "--out=" + dir);
     }
 
     /** A refused flag points to the help of the command that refused it, where that flag is described. */
