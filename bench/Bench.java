@@ -53,6 +53,8 @@ public final class Bench {
     private final Set<String> baselines;
     private final PointMeasurement measurement;
     private final CombinationCheck check;
+    /** The server JVMs' AOT caches; null when they start without one (AotTraining.off says why). */
+    private final AotTraining aot;
     private volatile boolean stopped;
     /** The windows this run measured (a resumed sweep's earlier ones not counted): its provenance record's. */
     private int added;
@@ -70,6 +72,8 @@ public final class Bench {
                 sweep.config().load().loadThreads(), sweep.servers().jfr(), sweep.out(), sweep.driver());
         this.check = new CombinationCheck(sweep.out().resolve("logs"), () -> stopped);
         this.runs = new RunsFile(sweep.out());
+        this.aot = AotTraining.off(sweep.servers().noAotCache()) != null ? null : new AotTraining(
+                harness.AotCache.folder(System.getenv()), sweep.out().resolve("logs"), this.console::println);
     }
 
     /**
@@ -146,6 +150,10 @@ public final class Bench {
             Files.createDirectories(sweep.out().resolve("jfr"));
         }
         Provenance.add(sweep.out(), sweep.provenance());
+        String aotOff = AotTraining.off(sweep.servers().noAotCache());
+        if (aotOff != null && !sweep.servers().noAotCache() && sweep.target() == null) {   // said once, recorded
+            console.println("bench: the server JVMs start without an AOT cache: " + aotOff + ".");
+        }
 
         List<Sweep.Task> todo = sweep.plan(runs.settled());
         int total = todo.stream().mapToInt(t -> t.points().size()).sum();
@@ -183,7 +191,8 @@ public final class Bench {
             Path log = unused(sweep.out().resolve("logs"), Point.label(c, task.protocol()) + ".rep"
                     + task.repetition(), ".server.log");
             try (ServerProcess server = ServerProcess.start(site.ServeConfig.of(c, sweep.servers().delay())
-                    .withTimers(sweep.servers().timers()).withProtocol(task.protocol()), sweep.serverCpuPrefix(), log)) {
+                    .withTimers(sweep.servers().timers()).withProtocol(task.protocol()), sweep.serverCpuPrefix(),
+                    aot == null ? List.of() : aot.flags(c, task.protocol(), expected), log)) {
                 String problem = unverified != null ? unverified
                         : CombinationCheck.checkBytes(server.base(), server.tls(), expected);
                 measureAll(task, server.base(), server, problem, expected, progress, total, started);
@@ -195,7 +204,7 @@ public final class Bench {
             }
         }
         Provenance.finish(sweep.out(), Map.of("stopped", stopped, "windows_measured", added, "windows_replaced",
-                runs.moved()));
+                runs.moved(), "aot_caches", aot == null ? List.of() : aot.records()));
         if (rows.isEmpty()) {   // stopped before a first window: no figure, so no table or report
             if (!stopped) {
                 console.println("bench: no window was measured.");

@@ -155,6 +155,9 @@ final class BenchCommand implements Callable<Integer> {
             + " mode (then ceiling_fraction stays empty).")
     boolean noBaseline;
 
+    @Option(names = "--no-aot-cache", description = BenchConfig.NO_AOT_CACHE_HELP)
+    boolean noAotCache;
+
     /**
      * The flags as bench's configuration, checked against each other (each refusal one sentence, exit 2): the
      * protocols first against the driver and --target ({@link BenchProtocols}), the rest by the value itself.
@@ -165,7 +168,7 @@ final class BenchCommand implements Callable<Integer> {
                 Cli.given(spec, "--streams"), loadDriver.about().http1Only(), selection.target != null);
         return new BenchConfig(new BenchConfig.Points(pages.stream().<Page>map(Page::byId).toList(), connections,
                 rates, over, streams), new BenchConfig.Windows(repeat, seed, warmup, warmupMax, duration),
-                new BenchConfig.Servers(delay, timers, serverCpus, clientCpus, jfr, noBaseline),
+                new BenchConfig.Servers(delay, timers, serverCpus, clientCpus, jfr, noBaseline, noAotCache),
                 new BenchConfig.Load(driver, loadThreads, export, agents), new BenchConfig.Folder(out, resume),
                 new BenchConfig.Running(selection.target, selection.label));
     }
@@ -249,7 +252,7 @@ final class BenchCommand implements Callable<Integer> {
         BenchConfig chosenHere = config.with(new BenchConfig.Windows(w.repeat(), shuffle, w.warmup(), w.warmupMax(),
                 w.duration())).with(new BenchConfig.Folder(folder, resuming))
                 .with(new BenchConfig.Servers(servers.delay(), servers.timers(), serverCpus, clientCpus,
-                        servers.jfr(), servers.noBaseline()));
+                        servers.jfr(), servers.noBaseline(), servers.noAotCache()));
         var sweep = new Sweep(chosenHere, chosen, target, app, loadDriver, flags);
         if (running != null) {
             spec.commandLine().getOut().println("bench: " + running.note());

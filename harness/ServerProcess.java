@@ -85,7 +85,13 @@ public final class ServerProcess implements AutoCloseable {
      * standard error goes to {@code log}.
      */
     public static ServerProcess serve(ServeConfig config, Path log) throws IOException, InterruptedException {
-        return launch(config, List.of(), List.of(), log);
+        return serve(config, List.of(), log);
+    }
+
+    /** As {@link #serve(ServeConfig, Path)}, with {@code jvmFlags} after the server's own JVM options. */
+    public static ServerProcess serve(ServeConfig config, List<String> jvmFlags, Path log)
+            throws IOException, InterruptedException {
+        return launch(config, List.of(), jvmFlags, log);
     }
 
     private static ServerProcess launch(ServeConfig config, List<String> cpuPrefix, List<String> jvmFlags, Path log)
@@ -139,8 +145,10 @@ public final class ServerProcess implements AutoCloseable {
         Matcher url = URL.matcher(String.valueOf(line));
         if (!url.find()) {
             p.destroyForcibly();
-            throw new IOException("the server " + config.combination() + " did not start: "
-                    + Files.readString(log).strip());
+            String why = Files.readString(log).strip();
+            String refused = AotCache.refusal(jvmFlags, why);   // the JVM's own lines say it less plainly
+            throw new IOException(refused != null ? refused : "the server " + config.combination()
+                    + " did not start: " + why);
         }
         ServerProcess server = new ServerProcess(p, URI.create(url.group(1)), tls);
         try {
