@@ -51,6 +51,8 @@ final class AotTraining {
     private final Path logs;
     private final java.util.function.Consumer<String> say;
     private final Map<String, Used> used = new LinkedHashMap<>();
+    /** How long the last {@link #flags} call took: a training, or a look-up (phases.csv's aot_s). */
+    private long lastNanos;
 
     /** {@code folder}: the cache folder; {@code logs}: where a training's server log goes; {@code say}: the console. */
     AotTraining(Path folder, Path logs, java.util.function.Consumer<String> say) {
@@ -91,6 +93,20 @@ final class AotTraining {
      * {@code expected}: every page's verified body, which the training load checks its responses against.
      */
     List<String> flags(Combination c, Protocol protocol, Map<Page, Map<Engine, byte[]>> expected)
+            throws IOException, InterruptedException {
+        long start = System.nanoTime();
+        try {
+            return cached(c, protocol, expected);
+        } finally {
+            lastNanos = System.nanoTime() - start;
+        }
+    }
+
+    long lastNanos() {
+        return lastNanos;
+    }
+
+    private List<String> cached(Combination c, Protocol protocol, Map<Page, Map<Engine, byte[]>> expected)
             throws IOException, InterruptedException {
         String unit = Point.label(c, protocol);
         String key = key(c, protocol);
