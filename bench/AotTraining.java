@@ -134,7 +134,7 @@ final class AotTraining {
             throws IOException, InterruptedException {
         // A name of this run's own beside the file: the same folder, so that the move is a rename.
         Path partial = file.resolveSibling(file.getFileName() + "." + ProcessHandle.current().pid() + ".part");
-        Path log = Bench.unused(logs, Point.label(c, protocol) + ".aot-training", ".server.log");
+        Path log = logs.resolve(Point.label(c, protocol) + ".aot-training.server.log");   // once per sweep
         try {
             ServeConfig config = ServeConfig.defaults(c).withProtocol(protocol);
             try (ServerProcess server = ServerProcess.serve(config, AotCache.trainFlags(partial), log)) {
