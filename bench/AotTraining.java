@@ -22,13 +22,14 @@ import java.util.zip.CRC32C;
 /**
  * The AOT caches of the server JVMs bench starts ({@link AotCache}): for each unit (a combination over a protocol),
  * the cache of its key, trained here the first time it is missing. A training run serves the unit as serve's
- * defaults do (so that the cache depends on its key alone, not on the sweep's delay) under bench's own load
- * generator, {@link #PER_PAGE} on every page at {@link #CONNECTIONS} connections, then stops; its JVM writes the
- * cache at exit under a temporary name, moved into place once whole, so that two sweeps never map half a file.
+ * defaults do, on a free port (so that the cache depends on its key alone, not on the sweep's delay), under
+ * bench's own load generator, {@link #PER_PAGE} on every page at {@link #CONNECTIONS} connections, then stops; its
+ * JVM writes the cache at exit under a temporary name, moved into place once whole, so that two sweeps never map
+ * half a file.
  */
 final class AotTraining {
 
-    /** Long enough for the JIT to profile and compile a page's rendering path (about 10,000 requests here). */
+    /** Long enough for the JIT to profile and compile a page's rendering path (thousands of requests). */
     static final Duration PER_PAGE = Duration.ofSeconds(3);
     static final int CONNECTIONS = 16;
     /** How long the training JVM may take to assemble and write the cache after its load has ended. */
@@ -136,7 +137,7 @@ final class AotTraining {
         Path partial = file.resolveSibling(file.getFileName() + "." + ProcessHandle.current().pid() + ".part");
         Path log = logs.resolve(Point.label(c, protocol) + ".aot-training.server.log");   // once per sweep
         try {
-            ServeConfig config = ServeConfig.defaults(c).withProtocol(protocol);
+            ServeConfig config = ServeConfig.of(c, ServeConfig.DEFAULT_DELAY).withProtocol(protocol);
             try (ServerProcess server = ServerProcess.serve(config, AotCache.trainFlags(partial), log)) {
                 for (Page page : Page.values()) {
                     load(server, page, protocol, expected.get(page).values().iterator().next());

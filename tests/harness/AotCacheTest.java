@@ -87,8 +87,8 @@ class AotCacheTest {
     void aDamagedCacheFailsTheStartInOneSentence() throws Exception {
         Path damaged = Files.write(dir.resolve("damaged.aot"), new byte[100_000]);
         Combination c = new Combination(Registry.server("jdk"), Registry.engine("jstachio"), Registry.mode("virtual"));
-        IOException e = assertThrows(IOException.class, () -> ServerProcess.serve(ServeConfig.defaults(c),
-                AotCache.useFlags(damaged), dir.resolve("server.log")).close());
+        IOException e = assertThrows(IOException.class, () -> ServerProcess.serve(ServeConfig.of(c,
+                ServeConfig.DEFAULT_DELAY), AotCache.useFlags(damaged), dir.resolve("server.log")).close());
         assertEquals("the JVM refused the AOT cache " + damaged + " (stale or damaged: it does not fit this jar, JDK"
                 + " or flags); delete it to train it again, or run bench with --no-aot-cache.", e.getMessage());
     }
