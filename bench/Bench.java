@@ -152,8 +152,9 @@ public final class Bench {
             Files.createDirectories(sweep.out().resolve("jfr"));
         }
         Provenance.add(sweep.out(), sweep.provenance());
+        // Servers started here without the cache they would have: said once (provenance.json records why).
         String aotOff = AotTraining.off(sweep.servers().noAotCache());
-        if (aotOff != null && !sweep.servers().noAotCache() && sweep.target() == null) {   // said once, recorded
+        if (aotOff != null && !sweep.servers().noAotCache() && sweep.target() == null && sweep.foreign() == null) {
             console.println("bench: the server JVMs start without an AOT cache: " + aotOff + ".");
         }
 
