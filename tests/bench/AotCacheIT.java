@@ -82,6 +82,15 @@ class AotCacheIT {
         assertFalse(second.out().contains("trained the AOT cache"), "the cache is found: " + second.out());
         assertEquals("found", provenance(dir.resolve("second")).path("aot_caches").path(0).path("trained_s").asText());
         assertTrue(Summary.read(dir.resolve("second").resolve("summary.csv")).stream().allMatch(Row::valid));
+        // phases.csv: the repetition's fixed costs, the cache only looked up this time.
+        List<String> phases = Files.readAllLines(dir.resolve("second").resolve(PhaseLog.FILE));
+        assertEquals(String.join(",", PhaseLog.HEADER), phases.get(0));
+        String[] row = phases.get(1).split(",");
+        assertEquals(List.of("1", "jdk-jstachio-virtual"), List.of(row[0], row[1]), phases.toString());
+        assertTrue(Double.parseDouble(row[2]) > 0 && Double.parseDouble(row[3]) < 1, "verified, no training: " + phases);
+        for (int i = 4; i < row.length; i++) {
+            assertTrue(Double.parseDouble(row[i]) > 0, PhaseLog.HEADER.get(i) + " measured: " + phases);
+        }
 
         Files.write(file, new byte[100_000]);   // damaged in place: the key still names it
         Done damaged = bench(cache, dir.resolve("damaged"));
