@@ -87,7 +87,8 @@ class AotCacheIT {
         assertEquals(String.join(",", PhaseLog.HEADER), phases.get(0));
         String[] row = phases.get(1).split(",");
         assertEquals(List.of("1", "jdk-jstachio-virtual"), List.of(row[0], row[1]), phases.toString());
-        assertTrue(Double.parseDouble(row[2]) > 0 && Double.parseDouble(row[3]) < 1, "verified, no training: " + phases);
+        assertTrue(Double.parseDouble(row[2]) > 0 && Double.parseDouble(row[3]) < 1,
+                "verified, no training: " + phases);
         for (int i = 4; i < row.length; i++) {
             assertTrue(Double.parseDouble(row[i]) > 0, PhaseLog.HEADER.get(i) + " measured: " + phases);
         }
