@@ -55,6 +55,9 @@ public final class Bench {
     private final Set<String> baselines;
     private final PointMeasurement measurement;
     private final CombinationCheck check;
+    /** The server JVMs' AOT caches; null when they start without one (AotTraining.off says why). */
+    private final AotTraining aot;
+    private final PhaseLog phases;
     private volatile boolean stopped;
     /** The windows this run measured (a resumed sweep's earlier ones not counted): its provenance record's. */
     private int added;
@@ -72,6 +75,9 @@ public final class Bench {
                 sweep.config().load().loadThreads(), sweep.servers().jfr(), sweep.out(), sweep.driver());
         this.check = new CombinationCheck(sweep.out().resolve("logs"), () -> stopped);
         this.runs = new RunsFile(sweep.out());
+        this.phases = new PhaseLog(sweep.out());
+        this.aot = AotTraining.off(sweep.servers().noAotCache()) != null ? null : new AotTraining(
+                harness.AotCache.folder(System.getenv()), sweep.out().resolve("logs"), this.console::println);
     }
 
     /**
@@ -148,6 +154,11 @@ public final class Bench {
             Files.createDirectories(sweep.out().resolve("jfr"));
         }
         Provenance.add(sweep.out(), sweep.provenance());
+        // Servers started here without the cache they would have: said once (provenance.json records why).
+        String aotOff = AotTraining.off(sweep.servers().noAotCache());
+        if (aotOff != null && !sweep.servers().noAotCache() && sweep.target() == null && sweep.foreign() == null) {
+            console.println("bench: the server JVMs start without an AOT cache: " + aotOff + ".");
+        }
 
         List<Sweep.Task> todo = sweep.plan(runs.settled());
         int[] progress = {0, todo.stream().mapToInt(t -> t.points().size()).sum()};   // done, planned
@@ -184,7 +195,7 @@ public final class Bench {
             }
         }
         Provenance.finish(sweep.out(), Map.of("stopped", stopped, "windows_measured", added, "windows_replaced",
-                runs.moved()));
+                runs.moved(), "aot_caches", aot == null ? List.of() : aot.records()));
         if (rows.isEmpty()) {   // stopped before a first window: no figure, so no table or report
             if (!stopped) {
                 console.println("bench: no window was measured.");
@@ -214,18 +225,23 @@ public final class Bench {
             return;
         }
         Sweep.Unit unit = new Sweep.Unit(c, task.protocol());
+        long verifying = System.nanoTime();
         if (!verified.containsKey(unit)) {   // the same jar and flags every repetition
             String why = check.verify(c, task.protocol());
             verified.put(unit, why == null ? "" : why);
         }
+        verifying = System.nanoTime() - verifying;
         if (stopped) {
             return;
         }
         String unverified = verified.get(unit).isEmpty() ? null : verified.get(unit);
         Path log = unused(sweep.out().resolve("logs"), Point.label(c, task.protocol()) + ".rep"
                 + task.repetition(), ".server.log");
+        ServerProcess[] ran = {null};   // for its phases, once closed
         try (ServerProcess server = ServerProcess.start(site.ServeConfig.of(c, sweep.servers().delay())
-                .withTimers(sweep.servers().timers()).withProtocol(task.protocol()), sweep.serverCpuPrefix(), log)) {
+                .withTimers(sweep.servers().timers()).withProtocol(task.protocol()), sweep.serverCpuPrefix(),
+                aot == null ? List.of() : aot.flags(c, task.protocol(), expected), log)) {
+            ran[0] = server;
             String problem = unverified != null ? unverified
                     : CombinationCheck.checkBytes(server.base(), server.tls(), expected);
             measureAll(task, server.base(), server, problem, expected, progress, started);
@@ -235,6 +251,8 @@ public final class Bench {
                 record(PointRows.failed(sweep.tool(), p, e.getMessage()).with(Metric.WINDOW, 1), task.repetition());
             }
         }
+        phases.record(task.repetition(), Point.label(c, task.protocol()), verifying,
+                aot == null ? 0 : aot.lastNanos(), ran[0]);
     }
 
     /**

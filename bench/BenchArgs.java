@@ -57,6 +57,7 @@ final class BenchArgs {
         add(args, "--export", load.export(), null);
         add(args, "--agents", load.agents(), d.load().agents(), Function.identity());
         flag(args, "--no-baseline", servers.noBaseline());
+        flag(args, "--no-aot-cache", servers.noAotCache());
         add(args, "--target", running.target(), null);
         add(args, "--label", running.label(), null);
         return args;

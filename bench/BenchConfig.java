@@ -69,6 +69,11 @@ public record BenchConfig(Points points, Windows windows, Servers servers, Load 
     public static final String DEFAULT_DURATION = "5s";
     public static final String DEFAULT_LOAD_THREADS = "1";
     public static final String DEFAULT_DRIVER = LoadDrivers.DEFAULT;
+    /** --no-aot-cache's help, beside the defaults: what the cache is, where it lives, when it is off. */
+    public static final String NO_AOT_CACHE_HELP = "Start the server JVMs without an AOT cache. By default they start"
+            + " from a JDK AOT cache (JDK 25 or newer, the packaged jar), trained once per jar, JDK and combination"
+            + " in $XDG_CACHE_HOME/pssrbench/aot or ~/.cache/pssrbench/aot (" + harness.AotCache.FOLDER_ENV
+            + " names another folder).";
 
     /**
      * What each combination is measured at: every page x connection count x rate (none: the closed loop), over each
@@ -148,10 +153,11 @@ public record BenchConfig(Points points, Windows windows, Servers servers, Load 
     /**
      * The servers bench starts: at this per-item delay and source scheduler (serve's defaults: bench measures them
      * as they serve by default), pinned to {@code serverCpus} (null: anywhere) while bench runs on
-     * {@code clientCpus}, recorded with JFR, with the raw baseline beside each selection unless {@code noBaseline}.
+     * {@code clientCpus}, recorded with JFR, with the raw baseline beside each selection unless {@code noBaseline},
+     * started from an AOT cache trained once per combination ({@link AotTraining}) unless {@code noAotCache}.
      */
     public record Servers(Duration delay, DataSource.Timers timers, String serverCpus, String clientCpus, boolean jfr,
-                          boolean noBaseline) {
+                          boolean noBaseline, boolean noAotCache) {
     }
 
     /** The load driver ({@link LoadDrivers}) and its threads; {@code export}: a folder to write benchmarks to. */
@@ -278,7 +284,7 @@ public record BenchConfig(Points points, Windows windows, Servers servers, Load 
                 List.of(Integer.valueOf(DEFAULT_STREAMS))),
                 new Windows(Integer.parseInt(DEFAULT_REPEAT), null, DEFAULT_WARMUP, Durations.parse(DEFAULT_WARMUP_MAX),
                         Durations.parse(DEFAULT_DURATION), DEFAULT_SETTLE, DEFAULT_WINDOWS, DEFAULT_PRECISION, 0),
-                new Servers(ServeConfig.DEFAULT_DELAY, ServeConfig.DEFAULT_TIMERS, null, null, false, false),
+                new Servers(ServeConfig.DEFAULT_DELAY, ServeConfig.DEFAULT_TIMERS, null, null, false, false, false),
                 new Load(DEFAULT_DRIVER, Integer.parseInt(DEFAULT_LOAD_THREADS), null, List.of()),
                 new Folder(null, false), new Running(null, null));
     }

@@ -25,11 +25,17 @@ record Estimate(double typicalSeconds, double mostSeconds) {
     static final double START_SECONDS = 5;
     /**
      * verify of one combination in a JVM of its own (20 ms per item, 10 concurrent requests per page). With the
-     * server's start and stop it was measured at 7 to 9 s on a 2-core machine, once counted per repetition.
+     * server's start and stop it was measured at 7 to 9 s on a 2-core machine, once counted per repetition;
+     * phases.csv's verify_s (15 to 44 s under a load average of 12 to 20) scales with the machine's load.
      */
     static final double VERIFY_SECONDS = 6;
-    /** A repetition's server JVM: start, the JMX connection, the data source's floor per page, stop. */
-    static final double SERVER_SECONDS = 3;
+    /**
+     * A repetition's server JVM: start until it answers, the JMX connection, the data source's floor per page, stop
+     * (phases.csv's ready_s, jmx_s, floor_s, stop_s). The start is most of it: 4.7 to 9.0 s on a quiet 2-core
+     * machine without the AOT cache, 3.7 to 4.1 s with it (issue 33); the other three took 0.4 to 1.8, 0.4 to 0.6
+     * and 0.4 to 0.9 s here (measured under a load average of 12 to 20, the start then 9 to 22 s).
+     */
+    static final double SERVER_SECONDS = 7;
     /**
      * What an adaptive warm-up takes: the first point in a fresh JVM, and each later one (the JIT has compiled the
      * page's path by then). Measured on a 2-core machine at 128 connections: see the README.

@@ -75,10 +75,13 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
         if (server == null || server.jmx() == null) {
             return Double.NaN;
         }
+        long start = System.nanoTime();
         try {
             return server.jmx().sourceMedianMillis(page.id(), SOURCE_SAMPLES);
         } catch (RuntimeException e) {   // JMX failures arrive unchecked through the proxy
             return Double.NaN;
+        } finally {
+            server.note("floor", System.nanoTime() - start);   // a fixed cost of the repetition (phases.csv)
         }
     }
 

@@ -195,6 +195,9 @@ public record Sweep(BenchConfig config, List<Combination> combinations, URI targ
         Map<String, List<String>> jvmFlags = new LinkedHashMap<>();
         combinations.forEach(c -> jvmFlags.put(c.server().id(), ServerProcess.jvmFlags(c.server())));
         more.put("server_jvm_flags", jvmFlags);
+        // Whether the servers started from an AOT cache (each one's key, file, size and training: the outcome's).
+        more.put("aot_cache", target != null || foreign != null ? "off: no server started here"
+                : AotTraining.describe(servers().noAotCache()));
         return Provenance.record("bench", driver.about().provenance(), flags, more);
     }
 }

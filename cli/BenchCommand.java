@@ -179,6 +179,9 @@ final class BenchCommand implements Callable<Integer> {
             + " mode (then ceiling_fraction stays empty).")
     boolean noBaseline;
 
+    @Option(names = "--no-aot-cache", description = BenchConfig.NO_AOT_CACHE_HELP)
+    boolean noAotCache;
+
     /**
      * The flags as bench's configuration, checked against each other (each refusal one sentence, exit 2): the
      * protocols first against the driver and --target ({@link BenchProtocols}), the rest by the value itself.
@@ -191,7 +194,7 @@ final class BenchCommand implements Callable<Integer> {
                 rates, over, streams), new BenchConfig.Windows(repeat, seed, warmup, warmupMax, duration,
                 settle, windows, Cli.given(spec, "--repeat") && !Cli.given(spec, "--precision") ? BenchConfig.OFF
                 : precision, repeatMax),
-                new BenchConfig.Servers(delay, timers, serverCpus, clientCpus, jfr, noBaseline),
+                new BenchConfig.Servers(delay, timers, serverCpus, clientCpus, jfr, noBaseline, noAotCache),
                 new BenchConfig.Load(driver, loadThreads, export, agents), new BenchConfig.Folder(out, resume),
                 new BenchConfig.Running(selection.target, selection.label));
     }
@@ -302,7 +305,7 @@ final class BenchCommand implements Callable<Integer> {
         // What the sweep runs with, chosen here: its seed, folder and CPUs.
         BenchConfig chosenHere = config.with(w.withSeed(shuffle)).with(new BenchConfig.Folder(folder, resuming))
                 .with(new BenchConfig.Servers(servers.delay(), servers.timers(), serverCpus, clientCpus,
-                        servers.jfr(), servers.noBaseline()));
+                        servers.jfr(), servers.noBaseline(), servers.noAotCache()));
         var sweep = new Sweep(chosenHere, chosen, target, app, loadDriver, flags);
         if (running != null) {
             spec.commandLine().getOut().println("bench: " + running.note());

@@ -50,6 +50,11 @@ public final class ServerProcess implements AutoCloseable {
     private final http.Tls tls;
     private ServerJmx jmx;
     private String jmxProblem;
+    /**
+     * How long each fixed cost of this JVM took, in nanoseconds, by name: "ready" (from the
+     * process's start until it answered), "jmx" (the attach), "stop", and what its users note ({@link #note}).
+     */
+    private final java.util.Map<String, Long> phases = new java.util.concurrent.ConcurrentSkipListMap<>();
 
     private ServerProcess(Process process, URI base, http.Tls tls) {
         this.process = process;
@@ -70,8 +75,10 @@ public final class ServerProcess implements AutoCloseable {
     public static ServerProcess start(ServeConfig config, List<String> cpuPrefix, List<String> jvmFlags, Path log)
             throws IOException, InterruptedException {
         ServerProcess server = launch(config, cpuPrefix, jvmFlags, log);
+        long attach = System.nanoTime();
         try {
             server.jmx = ServerJmx.attach(server.process.pid());
+            server.note("jmx", System.nanoTime() - attach);
         } catch (IOException | RuntimeException e) {   // measurable all the same, with fewer columns
             server.jmxProblem = "no JMX from the server (" + e + "): heap, GC, virtual threads and source floor"
                     + " not measured";
@@ -85,7 +92,13 @@ public final class ServerProcess implements AutoCloseable {
      * standard error goes to {@code log}.
      */
     public static ServerProcess serve(ServeConfig config, Path log) throws IOException, InterruptedException {
-        return launch(config, List.of(), List.of(), log);
+        return serve(config, List.of(), log);
+    }
+
+    /** As {@link #serve(ServeConfig, Path)}, with {@code jvmFlags} after the server's own JVM options. */
+    public static ServerProcess serve(ServeConfig config, List<String> jvmFlags, Path log)
+            throws IOException, InterruptedException {
+        return launch(config, List.of(), jvmFlags, log);
     }
 
     private static ServerProcess launch(ServeConfig config, List<String> cpuPrefix, List<String> jvmFlags, Path log)
@@ -133,18 +146,22 @@ public final class ServerProcess implements AutoCloseable {
         List<String> flags = new ArrayList<>(config.server().jvmFlags());
         flags.addAll(jvmFlags);
         List<String> command = command(cpuPrefix, flags, args.toArray(String[]::new));
+        long started = System.nanoTime();
         Process p = child(command).redirectError(log.toFile()).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         String line = out.readLine();
         Matcher url = URL.matcher(String.valueOf(line));
         if (!url.find()) {
             p.destroyForcibly();
-            throw new IOException("the server " + config.combination() + " did not start: "
-                    + Files.readString(log).strip());
+            String why = Files.readString(log).strip();
+            String refused = AotCache.refusal(jvmFlags, why);   // the JVM's own lines say it less plainly
+            throw new IOException(refused != null ? refused : "the server " + config.combination()
+                    + " did not start: " + why);
         }
         ServerProcess server = new ServerProcess(p, URI.create(url.group(1)), tls);
         try {
             server.awaitReady();
+            server.note("ready", System.nanoTime() - started);
         } catch (IOException | RuntimeException e) {
             server.close();
             throw e;
@@ -266,9 +283,20 @@ public final class ServerProcess implements AutoCloseable {
         return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) ? process.exitValue() : -1;
     }
 
+    /** Adds {@code nanos} to this JVM's {@code phase} ({@link #phases}): e.g. bench's timing of its data source. */
+    public void note(String phase, long nanos) {
+        phases.merge(phase, nanos, Long::sum);
+    }
+
+    /** The fixed costs of this JVM so far, in nanoseconds by phase ("stop" once it is closed). */
+    public java.util.Map<String, Long> phases() {
+        return java.util.Map.copyOf(phases);
+    }
+
     /** SIGTERM, then wait; the server drains and exits 0. */
     @Override
     public void close() throws InterruptedException {
+        long stopping = System.nanoTime();
         if (jmx != null) {
             try {
                 jmx.close();
@@ -280,5 +308,6 @@ public final class ServerProcess implements AutoCloseable {
         if (!process.waitFor(15, TimeUnit.SECONDS)) {
             process.destroyForcibly().waitFor();
         }
+        note("stop", System.nanoTime() - stopping);
     }
 }

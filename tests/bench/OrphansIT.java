@@ -41,7 +41,8 @@ class OrphansIT {
     }
 
     private static final List<String> SWEEP = List.of("bench", "--server=jdk", "--engine=jstachio", "--mode=virtual",
-            "--no-baseline", "--connections=1", "--warmup=1s", "--duration=2s", "--repeat=1");
+            "--no-baseline", "--connections=1", "--warmup=1s", "--duration=2s", "--repeat=1",
+            "--windows=1", "--no-aot-cache");   // no AOT training here: AotCacheIT's
 
     /** The jar with {@code args} (stopped after the test); SIGINT reset to its default (a shell ignores it for background jobs). */
     private Process start(List<String> args) throws IOException {

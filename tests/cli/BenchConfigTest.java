@@ -38,7 +38,7 @@ class BenchConfigTest {
                 "--streams=1,16", "--rate=100,250.5", "--repeat=3", "--seed=42", "--warmup=2000ms",
                 "--warmup-max=30s", "--duration=2s", "--source-scheduler=io", "--delay=2ms", "--load-threads=2",
                 "--server-cpus=0", "--client-cpus=1", "--out=/tmp/sweep", "--resume", "--jfr", "--no-baseline",
-                "--settle=1500ms", "--windows=3", "--precision=2.5", "--repeat-max=12"));
+                "--settle=1500ms", "--windows=3", "--precision=2.5", "--repeat-max=12", "--no-aot-cache"));
         assertEquals(c, parsed(c.args()), String.join(" ", c.args()));
         assertTrue(c.args().contains("--warmup=2s"), "a duration as parsed: " + c.args());
         assertTrue(c.args().contains("--rate=100,250.5"), "a whole rate without its decimals: " + c.args());
