@@ -8,14 +8,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
-/** {@link BenchConfig#args}: a configuration written back as bench's flags, each only where it is not the default. */
-final class BenchArgs {
+/**
+ * A bench configuration as bench's flags (after the word {@code bench}, the selection of combinations apart: it is
+ * the command's), each only where it differs from its default, which bench parses back into an equal value
+ * (BenchConfigTest): what a parent that starts bench writes, and what a log shows of a sweep.
+ */
+public final class BenchArgs {
 
     private BenchArgs() {
     }
 
-    /** {@code c} as flags, each only where it differs from {@code d}, the defaults. */
-    static List<String> of(BenchConfig c, BenchConfig d) {
+    /** {@code c} as flags, each only where it differs from the defaults. */
+    public static List<String> of(BenchConfig c) {
+        BenchConfig d = BenchConfig.defaults();
         BenchConfig.Points points = c.points();
         BenchConfig.Windows windows = c.windows();
         BenchConfig.Servers servers = c.servers();

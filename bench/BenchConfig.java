@@ -340,13 +340,4 @@ public record BenchConfig(Points points, Windows windows, Servers servers, Load 
             CpuList.check("--client-cpus", servers.clientCpus());
         }
     }
-
-    /**
-     * This configuration as bench's flags (after the word {@code bench}, the selection of combinations apart: it is
-     * the command's), each only where it differs from its default, which bench parses back into an equal value
-     * (BenchConfigTest): what a parent that starts bench writes, and what a log shows of a sweep.
-     */
-    public List<String> args() {
-        return BenchArgs.of(this, defaults());
-    }
 }

@@ -29,7 +29,7 @@ class BenchConfigTest {
     @Test
     void noFlagIsTheDefaultsAndWritesNoFlag() {
         assertEquals(BenchConfig.defaults(), parsed(List.of()));
-        assertEquals(List.of(), BenchConfig.defaults().args());
+        assertEquals(List.of(), bench.BenchArgs.of(BenchConfig.defaults()));
     }
 
     @Test
@@ -39,25 +39,25 @@ class BenchConfigTest {
                 "--warmup-max=30s", "--duration=2s", "--source-scheduler=io", "--delay=2ms", "--load-threads=2",
                 "--server-cpus=0", "--client-cpus=1", "--out=/tmp/sweep", "--resume", "--jfr", "--no-baseline",
                 "--settle=1500ms", "--windows=3", "--precision=2.5", "--repeat-max=12", "--no-aot-cache"));
-        assertEquals(c, parsed(c.args()), String.join(" ", c.args()));
-        assertTrue(c.args().contains("--warmup=2s"), "a duration as parsed: " + c.args());
-        assertTrue(c.args().contains("--rate=100,250.5"), "a whole rate without its decimals: " + c.args());
-        assertTrue(c.args().contains("--settle=1500ms") && c.args().contains("--precision=2.5"), "as parsed: " + c.args());
+        assertEquals(c, parsed(bench.BenchArgs.of(c)), String.join(" ", bench.BenchArgs.of(c)));
+        assertTrue(bench.BenchArgs.of(c).contains("--warmup=2s"), "a duration as parsed: " + bench.BenchArgs.of(c));
+        assertTrue(bench.BenchArgs.of(c).contains("--rate=100,250.5"), "a whole rate without its decimals: " + bench.BenchArgs.of(c));
+        assertTrue(bench.BenchArgs.of(c).contains("--settle=1500ms") && bench.BenchArgs.of(c).contains("--precision=2.5"), "as parsed: " + bench.BenchArgs.of(c));
         BenchConfig exact = parsed(List.of("--precision=off", "--settle=off", "--repeat=4"));
-        assertEquals(exact, parsed(exact.args()), String.join(" ", exact.args()));
+        assertEquals(exact, parsed(bench.BenchArgs.of(exact)), String.join(" ", bench.BenchArgs.of(exact)));
         assertEquals(4, exact.windows().repeatMax(), "without --precision, exactly --repeat");
         assertEquals(null, exact.windows().settleTime());
         assertEquals("off", parsed(List.of("--repeat=4")).windows().precision(), "--repeat alone: exactly");
         assertEquals(10, BenchConfig.defaults().windows().repeatMax(), "6 to 10 by default");
         BenchConfig many = parsed(List.of("--repeat=12", "--precision=5"));
         assertEquals(12, many.windows().repeatMax(), "the cap is never below --repeat");
-        assertEquals(many, parsed(many.args()), String.join(" ", many.args()));
+        assertEquals(many, parsed(bench.BenchArgs.of(many)), String.join(" ", bench.BenchArgs.of(many)));
 
         BenchConfig export = parsed(List.of("--driver=hyperfoil", "--export=/tmp/hf", "--agents=a1=localhost:2222",
                 "--target=http://127.0.0.1:8080/", "--warmup=auto"));
-        assertEquals(export, parsed(export.args()), String.join(" ", export.args()));
+        assertEquals(export, parsed(bench.BenchArgs.of(export)), String.join(" ", bench.BenchArgs.of(export)));
         assertEquals(List.of("--driver=hyperfoil", "--export=/tmp/hf", "--agents=a1=localhost:2222",
-                "--target=http://127.0.0.1:8080/"), export.args(), "only what differs from the defaults");
+                "--target=http://127.0.0.1:8080/"), bench.BenchArgs.of(export), "only what differs from the defaults");
     }
 
     /** Each of the repetition flags refused in one sentence that names what it takes. */
