@@ -20,7 +20,6 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -176,7 +175,7 @@ public final class Bench {
         }
         // --precision: one fresh JVM more, round by round, for each point whose interval is still too wide.
         for (int rep = sweep.repeat() + 1; rep <= sweep.windows().repeatMax() && !stopped; rep++) {
-            Set<String> wide = tooWide();
+            Set<String> wide = Precision.tooWide(rows, sweep);
             if (wide.isEmpty()) {
                 break;
             }
@@ -256,34 +255,6 @@ public final class Bench {
     }
 
     /**
-     * The keys of this sweep's valid points whose throughput has no 95% interval yet (fewer than 6 JVMs) or one that
-     * reaches further from the median than --precision allows on either side: each is measured in one JVM more
-     * (until --repeat-max). None without --precision.
-     */
-    private Set<String> tooWide() {
-        double pct = sweep.windows().precisionPct();
-        Set<String> wide = new java.util.HashSet<>();
-        if (pct <= 0) {
-            return wide;
-        }
-        for (Row r : rows) {
-            Double median = r.reqPerS();
-            if (!r.valid() || !r.tool().equals(sweep.tool()) || r.spread() == null || median == null
-                    || !(median > 0)) {
-                continue;
-            }
-            Double lo = r.spread().lo().get(Metric.REQ_PER_S.column());
-            Double hi = r.spread().hi().get(Metric.REQ_PER_S.column());
-            // A range of fewer than 6 JVMs is no 95% interval, however narrow it happens to be.
-            if (lo == null || hi == null || r.spread().levelPct() < stats.Stats.CONFIDENCE * 100
-                    || Math.max(median - lo, hi - median) > median * pct / 100) {
-                wide.add(r.pointKey());
-            }
-        }
-        return wide;
-    }
-
-    /**
      * After {@link #run} returned -1, the sentence that says so (for stderr): what is kept and how to go on. A sweep
      * stopped before its first window is resumed as well: its provenance record holds its settings.
      */
@@ -304,8 +275,9 @@ public final class Bench {
                             Map<Page, Map<Engine, byte[]>> expected, int[] progress, long started)
             throws IOException, InterruptedException {
         Map<Page, Double> floors = new java.util.LinkedHashMap<>();
-        // Whether a window of an earlier point warmed this JVM: the later ones then only settle (--settle).
-        boolean warm = false;
+        // The pages whose JVM warm-up at their heaviest point reached steady state: their points then only settle.
+        Set<Page> warm = problem != null || stopped ? Set.of() : WarmOnce.pages(task, base, server, expected,
+                measurement, sweep.windows().settleTime(), () -> stopped);
         for (Point p : task.points()) {
             if (stopped) {
                 break;
@@ -321,20 +293,21 @@ public final class Bench {
             String key = PointRows.key(sweep.tool(), p);
             // A repetition measured again (--resume) numbers its windows on from its earlier ones': their files stay.
             int ever = runs.windowsEver(key, task.repetition());
-            int windows = windowsOf(key);
+            int windows = Precision.windowsOf(key, runs.rows(), sweep);
+            boolean settles = warm.contains(p.page());   // else its first window warms up, the later ones settle
             for (int w = 1; w <= windows && !stopped; w++) {
                 for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
                     ever++;
                     String name = p.name() + "-rep" + task.repetition() + (w > 1 ? "-w" + w : "")
                             + (ever > w ? "-try" + ever : "");
-                    PointMeasurement how = warm ? measurement.settling(sweep.windows().settleTime()) : measurement;
+                    PointMeasurement how = settles ? measurement.settling(sweep.windows().settleTime()) : measurement;
                     Row row = p.app() != null ? how.measure(sweep.foreign(), p, () -> stopped, name)
                             : how.measure(base, server, p, body, floor, () -> stopped, name);
                     if (stopped) {
                         return;   // cut short: not a result
                     }
                     record(row.with(Metric.WINDOW, w), task.repetition());
-                    warm |= row.valid();
+                    settles |= row.valid();
                     if (!Boolean.TRUE.equals(row.disturbed()) || !row.valid()) {
                         break;
                     }
@@ -342,31 +315,6 @@ public final class Bench {
                 }
             }
         }
-    }
-
-    /**
-     * The windows a point measures in each JVM: --windows, or chosen from its variance components so far (two until
-     * two JVMs have measured two each, then Kalibera-Jones: a JVM's cost is its start and the point's warm-up, a
-     * window's its settle and duration).
-     */
-    private int windowsOf(String key) {
-        int fixed = sweep.windows().fixedWindows();
-        if (fixed > 0) {
-            return fixed;
-        }
-        List<Row> windows = Repetitions.used(runs.rows().stream().filter(r -> r.pointKey().equals(key)).toList());
-        double window = seconds(sweep.windows().duration());
-        Duration settle = sweep.windows().settleTime();
-        double settling = settle == null ? 0 : seconds(settle);
-        double warmup = windows.stream().filter(r -> Repetitions.window(r) == 1)
-                .map(r -> r.get(Metric.WARMUP_S)).filter(v -> v instanceof Number).mapToDouble(v -> ((Number) v)
-                        .doubleValue()).average().orElse(Estimate.AUTO_FIRST_SECONDS);
-        return Repetitions.components(windows).windowsPerJvm(Estimate.SERVER_SECONDS + warmup + window,
-                settling + window, 2);
-    }
-
-    private static double seconds(Duration d) {
-        return d.toNanos() / 1e9;
     }
 
     /** A measured window into runs.csv, and summary.csv and summary.json rewritten from all of them. */

@@ -44,9 +44,10 @@ record Estimate(double typicalSeconds, double mostSeconds) {
 
     /**
      * One repetition of one combination, as a sweep measures it: in a server JVM of its own, {@code points} of it;
-     * {@code repetition} its number (with --windows=auto the first two measure two windows of each point).
+     * {@code pages} of them; {@code repetition} its number (with --windows=auto the first two measure two windows of
+     * each point).
      */
-    record Repetition(Combination combination, int points, int repetition) {
+    record Repetition(Combination combination, int points, int pages, int repetition) {
     }
 
     /**
@@ -68,17 +69,27 @@ record Estimate(double typicalSeconds, double mostSeconds) {
             }
             // --windows=auto measures two windows per point in the first two JVMs, then (mostly) one: see Bench.
             int k = windows > 0 ? windows : t.repetition() <= 2 ? 2 : 1;
-            for (int i = 0; i < t.points() * k; i++) {
-                double window = seconds(duration);
-                if (steady == null) {
-                    typical += window + seconds(warmup);
-                    most += window + seconds(warmup);
-                } else if (i == 0 || settle == null) {
-                    typical += window + (i == 0 ? AUTO_FIRST_SECONDS : AUTO_LATER_SECONDS);
-                    most += window + seconds(steady.max());
-                } else {
-                    typical += window + seconds(settle);
-                    most += window + seconds(settle);
+            double window = seconds(duration);
+            // Warmed once (WarmOnce): each page at its heaviest point, then every window only settles.
+            boolean once = steady != null && settle != null && !target && t.points() > 1;
+            if (once) {
+                typical += AUTO_FIRST_SECONDS + (t.pages() - 1) * AUTO_LATER_SECONDS;
+                most += t.pages() * seconds(steady.max());
+            }
+            for (int point = 0; point < t.points(); point++) {
+                for (int w = 0; w < k; w++) {
+                    double wait;
+                    double longest;
+                    if (steady == null) {
+                        wait = longest = seconds(warmup);
+                    } else if (once || w > 0 && settle != null) {
+                        wait = longest = seconds(settle);
+                    } else {
+                        wait = point == 0 && w == 0 ? AUTO_FIRST_SECONDS : AUTO_LATER_SECONDS;
+                        longest = seconds(steady.max());
+                    }
+                    typical += window + wait;
+                    most += window + longest;
                 }
             }
         }

@@ -98,6 +98,30 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
     }
 
     /**
+     * Warms the JVM of {@code server} up on point {@code p} (a page at its heaviest load in the repetition) with the
+     * adaptive rule, measures nothing, and keeps the trace as {@code logs/<name>.warmup.csv}; returns whether the load
+     * became steady. Always PssrBench's own generator: the warm-up is not a measurement, whatever --driver measures.
+     */
+    boolean warm(URI base, ServerProcess server, Point p, byte[] body, BooleanSupplier stopped, String name)
+            throws IOException, InterruptedException {
+        CRC32C crc = new CRC32C();
+        crc.update(body);
+        java.security.cert.X509Certificate trust = server.tls() == null ? null : server.tls().chain().get(0);
+        LoadGenerator.Plan plan = new LoadGenerator.Plan(base.resolve(p.page().id()), p.connections(),
+                Math.min(loadThreads, p.connections()), p.rate(), Duration.ZERO, Duration.ofMillis(1), body.length,
+                crc.getValue(), p.page().itemEnds(body)[0], Duration.ofSeconds(10), steady, p.protocol(), p.streams(),
+                trust);
+        LoadGenerator.Result r = LoadGenerator.run(plan, stopped);
+        writeWarmup(name, r);
+        return r.steady();
+    }
+
+    /** Whether each point warms up until steady (--warmup=auto), rather than for a fixed time. */
+    boolean adaptive() {
+        return steady != null;
+    }
+
+    /**
      * One point of a foreign app ({@link ForeignApp}): its page at its own path, the first item where its own
      * markup ends it, its CPU, RSS and threads from /proc when its PID is known.
      */

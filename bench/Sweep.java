@@ -152,7 +152,7 @@ public record Sweep(BenchConfig config, List<Combination> combinations, URI targ
     /** How long the plan will take ({@link Estimate}). */
     Estimate estimate(List<Task> todo) {
         return Estimate.of(todo.stream().map(t -> new Estimate.Repetition(t.combination(), t.points().size(),
-                t.repetition())).toList(), windows().fixedWarmup(), windows().steady(), windows().duration(),
+                (int) t.points().stream().map(Point::page).distinct().count(), t.repetition())).toList(), windows().fixedWarmup(), windows().steady(), windows().duration(),
                 windows().settleTime(), windows().fixedWindows(),
                 target != null || foreign != null);
     }

@@ -89,10 +89,10 @@ final class BenchCommand implements Callable<Integer> {
     int repeatMax;
 
     @Option(names = "--settle", paramLabel = "DURATION|off", defaultValue = BenchConfig.DEFAULT_SETTLE,
-            description = "With --warmup=auto, the warm-up of a point after the first in a server JVM (the JVM is"
-                    + " warm; only the new connections settle) and before each window after a point's first; off:"
-                    + " every point warms up from scratch (default: ${DEFAULT-VALUE}). Units: " + Durations.UNITS
-                    + ".")
+            description = "With --warmup=auto and several points per server JVM, the JVM warms up once, each page"
+                    + " at its heaviest point, and then each point (and each window after a point's first) only"
+                    + " settles for this long; off: every point warms up from scratch (default: ${DEFAULT-VALUE})."
+                    + " Units: " + Durations.UNITS + ".")
     String settle;
 
     @Option(names = "--windows", paramLabel = "N|auto", defaultValue = BenchConfig.DEFAULT_WINDOWS,
