@@ -175,7 +175,7 @@ public final class Bench {
         }
         // --precision: one fresh JVM more, round by round, for each point whose interval is still too wide.
         for (int rep = sweep.repeat() + 1; rep <= sweep.windows().repeatMax() && !stopped; rep++) {
-            Set<String> wide = Precision.tooWide(rows, sweep);
+            Set<String> wide = Precision.tooWide(rows, sweep.windows(), sweep.tool());
             if (wide.isEmpty()) {
                 break;
             }
@@ -293,21 +293,24 @@ public final class Bench {
             String key = PointRows.key(sweep.tool(), p);
             // A repetition measured again (--resume) numbers its windows on from its earlier ones': their files stay.
             int ever = runs.windowsEver(key, task.repetition());
-            int windows = Precision.windowsOf(key, runs.rows(), sweep);
-            boolean settles = warm.contains(p.page());   // else its first window warms up, the later ones settle
+            int windows = Precision.windowsOf(key, runs.rows(), sweep.windows());
+            // Warmed once (WarmOnce, --settle): every window only settles; else the first warms up, a later one (the
+            // same load in the same JVM, new connections only) waits NEXT_WINDOW, and a window measured again as its
+            // first attempt did.
+            boolean pageWarm = warm.contains(p.page());
             for (int w = 1; w <= windows && !stopped; w++) {
                 for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
                     ever++;
                     String name = p.name() + "-rep" + task.repetition() + (w > 1 ? "-w" + w : "")
                             + (ever > w ? "-try" + ever : "");
-                    PointMeasurement how = settles ? measurement.settling(sweep.windows().settleTime()) : measurement;
+                    PointMeasurement how = pageWarm ? measurement.settling(sweep.windows().settleTime())
+                            : w > 1 ? measurement.settling(BenchConfig.NEXT_WINDOW) : measurement;
                     Row row = p.app() != null ? how.measure(sweep.foreign(), p, () -> stopped, name)
                             : how.measure(base, server, p, body, floor, () -> stopped, name);
                     if (stopped) {
                         return;   // cut short: not a result
                     }
                     record(row.with(Metric.WINDOW, w), task.repetition());
-                    settles |= row.valid();
                     if (!Boolean.TRUE.equals(row.disturbed()) || !row.valid()) {
                         break;
                     }

@@ -45,25 +45,28 @@ public record BenchConfig(Points points, Windows windows, Servers servers, Load 
      */
     public static final String DEFAULT_REPEAT = "6";
     /**
-     * More repetitions are added to a point while its throughput's 95% interval is wider than this, each side, in %
-     * of its median (docs/method.md: fresh JVMs spread by about 1 to 2% where the data source bounds throughput, 5 to
-     * 11% where the server does; 5% tells a 10% difference apart and is reached at 6 to 10 JVMs on both kinds).
+     * Off: exactly --repeat. Here even a data-source-bound point (nima jstachio virtual, Stocks, 128 connections)
+     * needed more than 10 JVMs for ±3%: a default precision would send most points to --repeat-max (docs/method.md).
      */
-    public static final String DEFAULT_PRECISION = "5";
+    public static final String DEFAULT_PRECISION = "off";
     /** The most repetitions --precision adds up to (or --repeat, if more): a cap on a point whose JVMs never agree. */
     public static final int DEFAULT_REPEAT_MAX = 10;
     /**
-     * A later point's warm-up in a JVM that an earlier point warmed (and a window after the first): the load
-     * generator's new connections open and the server's queues fill within the first second (the per-second traces
-     * of logs/*.warmup.csv at git b299071: the first second 5 to 12% low, the second at the level of the rest).
+     * Off: each point warms up in full. Warming a JVM once for all its points (--settle=2s, WarmOnce) saved 15 to 20%
+     * here but read 3 and 11% low at 128 connections against full warm-ups, interleaved (docs/method.md).
      */
-    public static final String DEFAULT_SETTLE = "2s";
+    public static final String DEFAULT_SETTLE = "off";
     /** The most windows per point per JVM that --windows takes. */
     public static final int MAX_WINDOWS = 10;
+    /**
+     * A point's window after its first in the same JVM (--windows above 1) waits this long for the load generator's
+     * new connections, the load being the one the JVM was just at (not yet shown to read as the first: docs/method.md).
+     */
+    public static final Duration NEXT_WINDOW = Duration.ofSeconds(2);
     public static final String OFF = "off";
     public static final String AUTO = "auto";
-    /** Windows per point per JVM: chosen from the point's two variance components (Kalibera-Jones), or a number. */
-    public static final String DEFAULT_WINDOWS = AUTO;
+    /** One: --windows=auto (Kalibera-Jones) saw a point's later windows read up to 17% low (docs/method.md). */
+    public static final String DEFAULT_WINDOWS = "1";
     public static final String DEFAULT_WARMUP = AUTO;
     public static final String DEFAULT_WARMUP_MAX = "60s";
     public static final String DEFAULT_DURATION = "5s";

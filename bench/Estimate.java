@@ -82,8 +82,10 @@ record Estimate(double typicalSeconds, double mostSeconds) {
                     double longest;
                     if (steady == null) {
                         wait = longest = seconds(warmup);
-                    } else if (once || w > 0 && settle != null) {
+                    } else if (once) {
                         wait = longest = seconds(settle);
+                    } else if (w > 0) {
+                        wait = longest = seconds(BenchConfig.NEXT_WINDOW);
                     } else {
                         wait = point == 0 && w == 0 ? AUTO_FIRST_SECONDS : AUTO_LATER_SECONDS;
                         longest = seconds(steady.max());

@@ -22,15 +22,15 @@ final class Precision {
      * reaches further from the median than --precision allows on either side: each is measured in one JVM more
      * (until --repeat-max). None without --precision.
      */
-    static Set<String> tooWide(List<Row> rows, Sweep sweep) {
-        double pct = sweep.windows().precisionPct();
+    static Set<String> tooWide(List<Row> rows, BenchConfig.Windows windows, String tool) {
+        double pct = windows.precisionPct();
         Set<String> wide = new java.util.HashSet<>();
         if (pct <= 0) {
             return wide;
         }
         for (Row r : rows) {
             Double median = r.reqPerS();
-            if (!r.valid() || !r.tool().equals(sweep.tool()) || r.spread() == null || median == null
+            if (!r.valid() || !r.tool().equals(tool) || r.spread() == null || median == null
                     || !(median > 0)) {
                 continue;
             }
@@ -50,15 +50,14 @@ final class Precision {
      * two JVMs have measured two each, then Kalibera-Jones: a JVM's cost is its start and the point's warm-up, a
      * window's its settle and duration).
      */
-    static int windowsOf(String key, List<Row> runs, Sweep sweep) {
-        int fixed = sweep.windows().fixedWindows();
+    static int windowsOf(String key, List<Row> runs, BenchConfig.Windows config) {
+        int fixed = config.fixedWindows();
         if (fixed > 0) {
             return fixed;
         }
         List<Row> windows = Repetitions.used(runs.stream().filter(r -> r.pointKey().equals(key)).toList());
-        double window = seconds(sweep.windows().duration());
-        Duration settle = sweep.windows().settleTime();
-        double settling = settle == null ? 0 : seconds(settle);
+        double window = seconds(config.duration());
+        double settling = seconds(BenchConfig.NEXT_WINDOW);
         double warmup = windows.stream().filter(r -> Repetitions.window(r) == 1)
                 .map(r -> r.get(Metric.WARMUP_S)).filter(v -> v instanceof Number).mapToDouble(v -> ((Number) v)
                         .doubleValue()).average().orElse(Estimate.AUTO_FIRST_SECONDS);

@@ -73,14 +73,14 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--repeat", paramLabel = "N", defaultValue = BenchConfig.DEFAULT_REPEAT,
             description = "Repetitions of every point, each in a fresh server JVM, the order shuffled per"
-                    + " repetition: exactly N when given alone, at least N with --precision (default: ${DEFAULT-VALUE},"
-                    + " the fewest whose median has a 95%% interval, then more as --precision asks).")
+                    + " repetition: at least N with --precision, else exactly N (default: ${DEFAULT-VALUE}, the fewest"
+                    + " whose median has a 95%% interval).")
     int repeat;
 
     @Option(names = "--precision", paramLabel = "PCT|off", defaultValue = BenchConfig.DEFAULT_PRECISION,
             description = "After --repeat, add repetitions (fresh JVMs) to each point whose throughput's 95%%"
                     + " interval is wider than PCT %% of its median on either side, up to --repeat-max; off: exactly"
-                    + " --repeat (default: ${DEFAULT-VALUE}, or off when --repeat is given alone).")
+                    + " --repeat (default: ${DEFAULT-VALUE}; docs/method.md says what it costs here).")
     String precision;
 
     @Option(names = "--repeat-max", paramLabel = "N",
@@ -89,16 +89,17 @@ final class BenchCommand implements Callable<Integer> {
     int repeatMax;
 
     @Option(names = "--settle", paramLabel = "DURATION|off", defaultValue = BenchConfig.DEFAULT_SETTLE,
-            description = "With --warmup=auto and several points per server JVM, the JVM warms up once, each page"
-                    + " at its heaviest point, and then each point (and each window after a point's first) only"
-                    + " settles for this long; off: every point warms up from scratch (default: ${DEFAULT-VALUE})."
-                    + " Units: " + Durations.UNITS + ".")
+            description = "With --warmup=auto and several points per server JVM: the JVM warms up once, each page"
+                    + " at its heaviest point, and then each point only settles for this long (not yet shown equal"
+                    + " to full warm-ups at the highest load: docs/method.md); off: every point warms up until"
+                    + " steady (default: ${DEFAULT-VALUE}). Units: " + Durations.UNITS + ".")
     String settle;
 
     @Option(names = "--windows", paramLabel = "N|auto", defaultValue = BenchConfig.DEFAULT_WINDOWS,
             description = "Measured windows of each point in each server JVM, their mean the JVM's figure: auto"
                     + " chooses them per point from its between-JVM and within-JVM variance (Kalibera-Jones; two"
-                    + " while they are unknown) (default: ${DEFAULT-VALUE}).")
+                    + " while they are unknown; not the default: a later window can read low, docs/method.md)"
+                    + " (default: ${DEFAULT-VALUE}).")
     String windows;
 
     @Option(names = "--seed", paramLabel = "N",

@@ -47,8 +47,11 @@ class BenchConfigTest {
         assertEquals(exact, parsed(bench.BenchArgs.of(exact)), String.join(" ", bench.BenchArgs.of(exact)));
         assertEquals(4, exact.windows().repeatMax(), "without --precision, exactly --repeat");
         assertEquals(null, exact.windows().settleTime());
+        assertEquals("5", parsed(List.of("--repeat=4", "--precision=5")).windows().precision(),
+                "--repeat with --precision: at least");
         assertEquals("off", parsed(List.of("--repeat=4")).windows().precision(), "--repeat alone: exactly");
-        assertEquals(10, BenchConfig.defaults().windows().repeatMax(), "6 to 10 by default");
+        assertEquals(6, BenchConfig.defaults().windows().repeatMax(), "exactly 6 by default");
+        assertEquals(10, parsed(List.of("--precision=5")).windows().repeatMax(), "6 to 10 with --precision");
         BenchConfig many = parsed(List.of("--repeat=12", "--precision=5"));
         assertEquals(12, many.windows().repeatMax(), "the cap is never below --repeat");
         assertEquals(many, parsed(bench.BenchArgs.of(many)), String.join(" ", bench.BenchArgs.of(many)));

@@ -63,7 +63,7 @@ class CompareCommandTest {
         CliTest.Run failed = run("compare", a.toString(), slower.toString(), "--threshold=10");
         assertEquals(1, failed.code(), failed.out());
         assertEquals("", failed.err());
-        assertTrue(failed.out().contains("\ngate --threshold=10%: FAILED, 14 changes significantly worse than 10%:\n"
+        assertTrue(failed.out().contains("\ngate --threshold=10%: FAILED, 16 changes significantly worse than 10%:\n"
                 + "  nima jstachio virtual presentations c16  req_per_s  "), failed.out());
 
         CliTest.Run loose = run("compare", a.toString(), slower.toString(), "--threshold=30%");
@@ -104,7 +104,7 @@ class CompareCommandTest {
                 + " measured nima/thymeleaf/virtual; to rank combinations, measure them in one run and give that folder"
                 + " alone with --baseline=SERVER/ENGINE/MODE.", "compare", a.toString(), other.toString());
         refused("unknown metric 'rps'; valid metrics: req_per_s, ttfb_p50_ms, ttfb_p99_ms, first_item_p50_ms,"
-                + " ttlb_p50_ms, ttlb_p99_ms, cpu_ms_per_req.", "compare", a.toString(), b.toString(), "--metric=rps");
+                + " ttlb_p50_ms, ttlb_p95_ms, ttlb_p99_ms, cpu_ms_per_req.", "compare", a.toString(), b.toString(), "--metric=rps");
         for (String bad : List.of("-5", "0", "abc", "NaN")) {
             refused("--threshold takes a positive percentage, e.g. 5, not '" + bad + "'.", "compare", a.toString(),
                     b.toString(), "--threshold=" + bad);

@@ -85,7 +85,7 @@ class CompareTest {
         assertEquals(0, judged(text, "better", "p=") + count(text, "~ ["), text);
         assertTrue(text.contains("-20.0% [") || text.contains("-19.9% [") || text.contains("-20.1% ["), text);
         String gate = CompareText.gate(r, 10);
-        assertTrue(gate.startsWith("\ngate --threshold=10%: FAILED, 14 changes significantly worse than 10%:\n"), gate);
+        assertTrue(gate.startsWith("\ngate --threshold=10%: FAILED, 16 changes significantly worse than 10%:\n"), gate);
         assertTrue(Pattern.compile("\n  nima jstachio virtual presentations c16  req_per_s +-(19|20)\\.\\d%"
                 + "  p=0\\.008\n").matcher(gate).find(), gate);
         assertEquals("\ngate --threshold=30%: passed, no change significantly worse than 30%.\n",
@@ -223,7 +223,7 @@ class CompareTest {
                 + " compare reads every repetition from it.",
                 assertThrows(UsageException.class, () -> Compare.folders(a, old, ALL)).getMessage());
         assertEquals("unknown metric 'rps'; valid metrics: req_per_s, ttfb_p50_ms, ttfb_p99_ms, first_item_p50_ms,"
-                + " ttlb_p50_ms, ttlb_p99_ms, cpu_ms_per_req.",
+                + " ttlb_p50_ms, ttlb_p95_ms, ttlb_p99_ms, cpu_ms_per_req.",
                 assertThrows(UsageException.class, () -> Compare.metrics(List.of("req_per_s", "rps"))).getMessage());
         assertEquals(List.of("ttlb_p99_ms", "req_per_s"), Compare.metrics(List.of("ttlb_p99_ms", "req_per_s")));
     }
