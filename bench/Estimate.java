@@ -113,7 +113,7 @@ record Estimate(double typicalSeconds, double mostSeconds) {
         return minutes < 60 ? minutes + " min" : minutes / 60 + " h " + minutes % 60 + " min";
     }
 
-    private static double seconds(Duration d) {
+    static double seconds(Duration d) {
         return d.toNanos() / 1e9;
     }
 }

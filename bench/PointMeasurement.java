@@ -104,14 +104,8 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
      */
     boolean warm(URI base, ServerProcess server, Point p, byte[] body, BooleanSupplier stopped, String name)
             throws IOException, InterruptedException {
-        CRC32C crc = new CRC32C();
-        crc.update(body);
-        java.security.cert.X509Certificate trust = server.tls() == null ? null : server.tls().chain().get(0);
-        LoadGenerator.Plan plan = new LoadGenerator.Plan(base.resolve(p.page().id()), p.connections(),
-                Math.min(loadThreads, p.connections()), p.rate(), Duration.ZERO, Duration.ofMillis(1), body.length,
-                crc.getValue(), p.page().itemEnds(body)[0], Duration.ofSeconds(10), steady, p.protocol(), p.streams(),
-                trust);
-        LoadGenerator.Result r = LoadGenerator.run(plan, stopped);
+        LoadGenerator.Result r = LoadGenerator.run(plan(base.resolve(p.page().id()), server, p, body,
+                p.page().itemEnds(body)[0], Duration.ZERO, Duration.ofMillis(1)), stopped);
         writeWarmup(name, r);
         return r.steady();
     }
@@ -140,15 +134,7 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
     private Row measure(URI uri, long pid, ServerProcess server, Point p, byte[] body, int firstItemEnd,
                         double sourceMs, BooleanSupplier stopped, String name, String unsampled)
             throws IOException, InterruptedException {
-        CRC32C crc = new CRC32C();
-        crc.update(body);
-        // Over TLS the generator trusts exactly the certificate of the server bench started (ServerProcess made it).
-        java.security.cert.X509Certificate trust = server == null || server.tls() == null ? null
-                : server.tls().chain().get(0);
-        LoadGenerator.Plan plan = new LoadGenerator.Plan(uri, p.connections(),
-                Math.min(loadThreads, p.connections()), p.rate(), warmup, duration,
-                body.length, crc.getValue(), firstItemEnd, Duration.ofSeconds(10), steady, p.protocol(), p.streams(),
-                trust);
+        LoadGenerator.Plan plan = plan(uri, server, p, body, firstItemEnd, warmup, duration);
         ServerJmx jmx = server == null ? null : server.jmx();
         boolean recording = jfr && jmx != null;
         PointRows.Resources res = new PointRows.Resources();
@@ -252,6 +238,22 @@ record PointMeasurement(Duration warmup, LoadGenerator.Steady steady, Duration d
         String kept = WrongResponses.write(r.kept(), out, name, body);
         return kept.isEmpty() ? row : row.withText(java.util.function.UnaryOperator.identity(),
                 note -> note.isEmpty() ? kept : note + "; " + kept);
+    }
+
+    /**
+     * The load generator's plan for {@code p} at {@code uri}: this measurement's threads and warm-up rule, the
+     * verified {@code body} every response is checked against, the given warm-up and window.
+     */
+    private LoadGenerator.Plan plan(URI uri, ServerProcess server, Point p, byte[] body, int firstItemEnd,
+                                    Duration warmup, Duration duration) {
+        CRC32C crc = new CRC32C();
+        crc.update(body);
+        // Over TLS the generator trusts exactly the certificate of the server bench started (ServerProcess made it).
+        java.security.cert.X509Certificate trust = server == null || server.tls() == null ? null
+                : server.tls().chain().get(0);
+        return new LoadGenerator.Plan(uri, p.connections(), Math.min(loadThreads, p.connections()), p.rate(), warmup,
+                duration, body.length, crc.getValue(), firstItemEnd, Duration.ofSeconds(10), steady, p.protocol(),
+                p.streams(), trust);
     }
 
     /**

@@ -4,7 +4,6 @@ import stats.Repetitions;
 import tables.Metric;
 import tables.Row;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 
@@ -56,16 +55,12 @@ final class Precision {
             return fixed;
         }
         List<Row> windows = Repetitions.used(runs.stream().filter(r -> r.pointKey().equals(key)).toList());
-        double window = seconds(config.duration());
-        double settling = seconds(BenchConfig.NEXT_WINDOW);
+        double window = Estimate.seconds(config.duration());
+        double settling = Estimate.seconds(BenchConfig.NEXT_WINDOW);
         double warmup = windows.stream().filter(r -> Repetitions.window(r) == 1)
                 .map(r -> r.get(Metric.WARMUP_S)).filter(v -> v instanceof Number).mapToDouble(v -> ((Number) v)
                         .doubleValue()).average().orElse(Estimate.AUTO_FIRST_SECONDS);
         return Repetitions.components(windows).windowsPerJvm(Estimate.SERVER_SECONDS + warmup + window,
                 settling + window, 2);
-    }
-
-    private static double seconds(Duration d) {
-        return d.toNanos() / 1e9;
     }
 }

@@ -29,7 +29,7 @@ public record Components(double jvmCvPct, double windowCvPct) {
         double within = 0;
         int withinDf = 0;
         for (double[] xs : jvms) {
-            double mean = mean(xs);
+            double mean = Stats.mean(xs);
             for (double x : xs) {
                 sum += x;
                 count++;
@@ -44,8 +44,8 @@ public record Components(double jvmCvPct, double windowCvPct) {
         double windowVar = withinDf == 0 ? Double.NaN : within / withinDf;
         double jvmVar = Double.NaN;
         if (jvms.size() >= 2 && withinDf > 0) {
-            double[] means = jvms.stream().mapToDouble(Components::mean).toArray();
-            double meansMean = mean(means);
+            double[] means = jvms.stream().mapToDouble(Stats::mean).toArray();
+            double meansMean = Stats.mean(means);
             double var = 0;
             double inverseK = 0;
             for (int i = 0; i < means.length; i++) {
@@ -80,13 +80,5 @@ public record Components(double jvmCvPct, double windowCvPct) {
 
     private static double cv(double variance, double mean) {
         return Double.isNaN(variance) || mean == 0 ? Double.NaN : Math.sqrt(variance) / Math.abs(mean) * 100;
-    }
-
-    private static double mean(double[] xs) {
-        double s = 0;
-        for (double x : xs) {
-            s += x;
-        }
-        return s / xs.length;
     }
 }
