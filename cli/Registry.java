@@ -166,11 +166,18 @@ public final class Registry {
         servers.forEach(Registry::server);
         engines.forEach(Registry::engine);
         modes.forEach(Registry::mode);
-        List<Combination> chosen = combinations().stream()
-                .filter(c -> servers.isEmpty() || servers.contains(c.server().id()))
-                .filter(c -> engines.isEmpty() || engines.contains(c.engine().id()))
-                .filter(c -> modes.isEmpty() || modes.contains(c.mode().id()))
-                .toList();
+        // Engines filtered before their modes are asked for: asking compiles an engine's templates (jte and Rocker
+        // run javac), which a command about one engine should not pay for the other twelve.
+        List<Combination> chosen = new ArrayList<>();
+        for (Server s : SERVERS) {
+            for (Engine e : ENGINES) {
+                if ((servers.isEmpty() || servers.contains(s.id()))
+                        && (engines.isEmpty() || engines.contains(e.id()))) {
+                    modes(e).stream().filter(m -> modes.isEmpty() || modes.contains(m.id()))
+                            .forEach(m -> chosen.add(new Combination(s, e, m)));
+                }
+            }
+        }
         if (chosen.isEmpty()) {
             throw new UsageException("no valid combination matches that selection; run 'list' to see them.");
         }

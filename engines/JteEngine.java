@@ -30,7 +30,9 @@ public final class JteEngine implements Engine {
     private static final List<String> PAGES = List.of("presentations", "stocks");
 
     /**
-     * Compiled once, at start-up, with the JDK's compiler: jte's production path precompiles with its Maven or
+     * Compiled once, when the engine's templates are first asked for (a holder class: a command that does not
+     * render with jte, such as {@code --version}, {@code report} or a server of another engine, does not pay javac's
+     * two seconds), with the JDK's compiler: jte's production path precompiles with its Maven or
      * Gradle plugin, which jbang cannot run, so both builds use the same run-time compilation instead. An on-demand
      * engine reads the templates from the class path (the same under Maven, jbang and the shaded jar) and compiles
      * every page with its sub-templates into a temporary class folder; javac gets the JVM's class path
@@ -39,7 +41,17 @@ public final class JteEngine implements Engine {
      * parent is this class's: departing from the on-demand engine, it does not look for changed template files on
      * every render (which the on-demand engine does, under a lock per template).
      */
-    private static final TemplateEngine JTE = compile();
+    private static final class Compiled {
+        static final TemplateEngine JTE = compile();
+
+        // Here, not beside templates(): asking for the templates (a mode's check of what the engine offers, as
+        // serve makes before it listens) compiles them, so that no request pays for it.
+        static final Templates TEMPLATES = Templates.of("jte")
+                .add(Page.PRESENTATIONS, (items, out) -> render("presentations.jte", items, out),
+                        fragments("presentations"))
+                .add(Page.STOCKS, (items, out) -> render("stocks.jte", items, out),
+                        fragments("stocks"));
+    }
 
     private static TemplateEngine compile() {
         Path classes;
@@ -79,26 +91,20 @@ public final class JteEngine implements Engine {
         return "jte {gg.jte:jte} (templates compiled to Java at start-up; blocking)";
     }
 
-    private static final Templates TEMPLATES = Templates.of("jte")
-            .add(Page.PRESENTATIONS, (items, out) -> render("presentations.jte", items, out),
-                    fragments("presentations"))
-            .add(Page.STOCKS, (items, out) -> render("stocks.jte", items, out),
-                    fragments("stocks"));
-
     private static <T> Templates.Fragments<T> fragments(String page) {
         return Templates.Fragments.of(
-                out -> JTE.render(page + "-head.jte", Map.of(), new WriterOutput(out)),
+                out -> Compiled.JTE.render(page + "-head.jte", Map.of(), new WriterOutput(out)),
                 (item, out) -> render(page + "-item.jte", item, out),
-                out -> JTE.render(page + "-tail.jte", Map.of(), new WriterOutput(out)));
+                out -> Compiled.JTE.render(page + "-tail.jte", Map.of(), new WriterOutput(out)));
     }
 
     /** A template with one parameter, given positionally. */
     private static void render(String template, Object param, java.io.Writer out) {
-        JTE.render(template, param, new WriterOutput(out));
+        Compiled.JTE.render(template, param, new WriterOutput(out));
     }
 
     @Override
     public Templates templates() {
-        return TEMPLATES;
+        return Compiled.TEMPLATES;
     }
 }

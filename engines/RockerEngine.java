@@ -43,23 +43,34 @@ public final class RockerEngine implements Engine {
     private static final List<String> PAGES = List.of("presentations", "stocks");
 
     /**
-     * The generated classes, compiled once at start-up with rocker-compiler's own pipeline (parse, generate Java,
-     * compile with the JDK's compiler, TemplateCompiler): Rocker's production path generates the sources with its
+     * The generated classes, compiled once when the engine's templates are first asked for (a holder class: a
+     * command that does not render with Rocker does not pay javac's time), with rocker-compiler's own pipeline
+     * (parse, generate Java, compile with the JDK's compiler, TemplateCompiler): Rocker's production path generates the sources with its
      * Maven plugin, which jbang cannot run, and its reloading mode needs the plugin's rocker-compiler.conf and
      * re-checks the template files' dates on every render. The templates are on the class path (inside the jar for
      * jbang and the shaded jar), and Rocker parses files, so they are copied to a temporary folder first; javac
      * gets the JVM's class path, so the templates see model.Presentation and model.Stock.
      */
-    private static final ClassLoader CLASSES = compile();
+    private static final class Compiled {
+        static final ClassLoader CLASSES = compile();
 
-    private static final MethodHandle PRESENTATIONS = builder("presentations", Iterable.class);
-    private static final MethodHandle PRESENTATIONS_HEAD = builder("presentations_head");
-    private static final MethodHandle PRESENTATIONS_ITEM = builder("presentations_item", Presentation.class);
-    private static final MethodHandle PRESENTATIONS_TAIL = builder("presentations_tail");
-    private static final MethodHandle STOCKS = builder("stocks", Iterable.class);
-    private static final MethodHandle STOCKS_HEAD = builder("stocks_head");
-    private static final MethodHandle STOCKS_ITEM = builder("stocks_item", Stock.class);
-    private static final MethodHandle STOCKS_TAIL = builder("stocks_tail");
+        static final MethodHandle PRESENTATIONS = builder("presentations", Iterable.class);
+        static final MethodHandle PRESENTATIONS_HEAD = builder("presentations_head");
+        static final MethodHandle PRESENTATIONS_ITEM = builder("presentations_item", Presentation.class);
+        static final MethodHandle PRESENTATIONS_TAIL = builder("presentations_tail");
+        static final MethodHandle STOCKS = builder("stocks", Iterable.class);
+        static final MethodHandle STOCKS_HEAD = builder("stocks_head");
+        static final MethodHandle STOCKS_ITEM = builder("stocks_item", Stock.class);
+        static final MethodHandle STOCKS_TAIL = builder("stocks_tail");
+
+        // Here, not beside templates(): asking for the templates (a mode's check of what the engine offers, as
+        // serve makes before it listens) compiles them, so that no request pays for it.
+        static final Templates TEMPLATES = Templates.of("rocker")
+                .add(Page.PRESENTATIONS, (items, out) -> render(model(PRESENTATIONS, items), out),
+                        fragments(PRESENTATIONS_HEAD, PRESENTATIONS_ITEM, PRESENTATIONS_TAIL))
+                .add(Page.STOCKS, (items, out) -> render(model(STOCKS, items), out),
+                        fragments(STOCKS_HEAD, STOCKS_ITEM, STOCKS_TAIL));
+    }
 
     private static ClassLoader compile() {
         Path work;
@@ -124,7 +135,7 @@ public final class RockerEngine implements Engine {
      */
     private static MethodHandle builder(String template, Class<?>... args) {
         try {
-            Class<?> model = CLASSES.loadClass(PACKAGE + "." + template);
+            Class<?> model = Compiled.CLASSES.loadClass(PACKAGE + "." + template);
             return MethodHandles.publicLookup().findStatic(model, "template", MethodType.methodType(model, args))
                     .asType(MethodType.genericMethodType(args.length).changeReturnType(RockerModel.class));
         } catch (ReflectiveOperationException e) {
@@ -142,12 +153,6 @@ public final class RockerEngine implements Engine {
         return "Rocker {com.fizzed:rocker-runtime} (templates compiled to Java at start-up; blocking)";
     }
 
-    private static final Templates TEMPLATES = Templates.of("rocker")
-            .add(Page.PRESENTATIONS, (items, out) -> render(model(PRESENTATIONS, items), out),
-                    fragments(PRESENTATIONS_HEAD, PRESENTATIONS_ITEM, PRESENTATIONS_TAIL))
-            .add(Page.STOCKS, (items, out) -> render(model(STOCKS, items), out),
-                    fragments(STOCKS_HEAD, STOCKS_ITEM, STOCKS_TAIL));
-
     private static <T> Templates.Fragments<T> fragments(MethodHandle head, MethodHandle item, MethodHandle tail) {
         return Templates.Fragments.of(
                 out -> render(model(head), out),
@@ -157,7 +162,7 @@ public final class RockerEngine implements Engine {
 
     @Override
     public Templates templates() {
-        return TEMPLATES;
+        return Compiled.TEMPLATES;
     }
 
     /** A model from a builder without arguments. */
