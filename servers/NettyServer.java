@@ -199,19 +199,33 @@ public final class NettyServer implements Server {
             // Counted for a drain until Reactor Netty has written the last chunk, not only until the render ended:
             // the end of the page is still queued for the event loop then.
             Runnable written = site.hold();
-            return Mono.from(res.send(chunks(page))).doFinally(signal -> written.run());
+            AtomicReference<Throwable> failed = new AtomicReference<>();
+            // A failed render's response must end without its last chunk, so that the client sees a cut page: the
+            // connection is closed once every chunk written before the failure has gone out (the send completes
+            // after its writes, on the event loop) and before Reactor Netty finishes the response. Closing it at
+            // the failure, from the render's thread, lost chunks still queued for the event loop (the head, seen
+            // once under load in MatrixFailuresTest); failing the Flux instead has Reactor Netty log the render's
+            // failure again, at SEVERE with its trace, beside the site's one warning.
+            return Mono.from(res.send(chunks(page, failed)))
+                    .then(Mono.<Void>fromRunnable(() -> {
+                        if (failed.get() != null) {
+                            res.withConnection(connection -> connection.channel().close());
+                        }
+                    }))
+                    .doFinally(signal -> written.run());
         }
 
         /**
          * The page as a Flux of chunks. Reactor Netty writes each element and flushes when no further element is
-         * ready, so a chunk produced after a wait goes out on its own. An error closes the connection first, so
-         * the response never gets its last chunk.
+         * ready, so a chunk produced after a wait goes out on its own. A failed render ends the Flux too, its
+         * failure in {@code failed}, and {@link #page} closes the connection so that the response never gets its
+         * last chunk.
          *
          * <p>The render is created here, while the request is being handled, so that a graceful drain counts it
          * even before Reactor Netty subscribes (it may write the headers first); it starts on subscription, and
          * the connection closing cancels it whatever the state.
          */
-        private Flux<ByteBuf> chunks(Page page) {
+        private Flux<ByteBuf> chunks(Page page, AtomicReference<Throwable> failed) {
             AtomicReference<FluxSink<ByteBuf>> target = new AtomicReference<>();
             Render render = site.render(page, bytes -> {
                 FluxSink<ByteBuf> sink = target.get();
@@ -228,12 +242,10 @@ public final class NettyServer implements Server {
                 sink.onCancel(render::cancel);
                 site.startLater(render).done().whenComplete((v, failure) -> {
                     res.withConnection(connection -> connection.channel().closeFuture().removeListener(onClose));
-                    if (failure == null) {
-                        sink.complete();
-                    } else {
-                        res.withConnection(connection -> connection.channel().close());
-                        sink.error(failure);
+                    if (failure != null) {   // the connection is closed after the chunks before it (page())
+                        failed.set(failure);
                     }
+                    sink.complete();
                 });
             }, FluxSink.OverflowStrategy.BUFFER).doOnDiscard(ByteBuf.class, ByteBuf::release);
         }

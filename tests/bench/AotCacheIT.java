@@ -6,6 +6,7 @@ import tables.Summary;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,6 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and --no-aot-cache starts without it (so past the damaged file). Its cache folder is a temporary one
  * ({@code PSSRBENCH_AOT_CACHE}), never the user's.
  */
+@Tag("parallel")   // runs beside the other integration tests so tagged (pom.xml says why)
 class AotCacheIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();

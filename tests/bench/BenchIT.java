@@ -8,6 +8,7 @@ import tables.Summary;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.jsoup.Jsoup;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * sweep, resumed to a complete folder) and BenchPlanTest's (a resume plans only the missing repetitions): a third
  * run of the same here cost a minute of CI.
  */
+@Tag("parallel")   // runs beside the other integration tests so tagged (pom.xml says why)
 class BenchIT {
 
     private static Path jar;

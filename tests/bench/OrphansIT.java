@@ -2,6 +2,7 @@ package bench;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,6 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * bench's verifier, server and Hyperfoil JVM, stress's server, browser's server, chromedriver and Chromium. And Ctrl-C in the first seconds of bench, before the sweep exists,
  * says so in one sentence, and --resume of the folder it names starts the run. The real jar as a process.
  */
+@Tag("parallel")   // runs beside the other integration tests so tagged (pom.xml says why)
 class OrphansIT {
 
     private static Path jar;

@@ -1,11 +1,13 @@
 package harness;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Foreign CPU and steal between two readings. */
+@Tag("alone")   // reads the whole machine's CPU: a test JVM beside it would be foreign CPU (pom.xml)
 class CpuWatchTest {
 
     @Test

@@ -1,14 +1,11 @@
 package modes;
 
 import cli.Registry;
-import model.DataSource;
 import model.Engine;
 import model.Mode;
 import model.Page;
 import site.Combination;
 import site.Logs;
-import site.RawHttp;
-import site.ServeConfig;
 import site.Server;
 import site.Servers;
 import site.Tier;
@@ -24,14 +21,11 @@ import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import java.util.logging.Level;
 import java.util.function.Function;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -48,8 +42,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * parallelism of 2; every other test keeps running alone): each spends nearly all its time waiting for the data
  * source's 25 ms items, each on a server of its own on its own port, and a stall that delays one response's items
  * is measured again before it fails (Verifier.verifyPage). The tests that read what this whole JVM holds (its
- * thread count, the data source's subscriptions, the pssrbench logger) take the {@link #JVM} lock exclusively and so
- * run alone. Measured on the shared 2-core machine (load average 5-11 from other work): the class took 253.5 and
+ * thread count, the data source's subscriptions, the pssrbench logger: {@link MatrixFailuresTest}'s) take the
+ * {@link #JVM} lock exclusively and so never run beside a verification. Measured on the shared 2-core machine (load average 5-11 from other work): the class took 253.5 and
  * 255.7 s one at a time, 168.3 s two at a time (149.4 s with JUnit's pool alone, which ran four at once); the
  * verifications whose first measurement missed a timing rule and whose second passed were 2 of 53 one at a time,
  * 4 two at a time, 5 four at a time, none failed.
@@ -57,7 +51,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class MatrixTest {
 
     /** What this JVM holds as a whole: its threads, the data source's subscriptions, the pssrbench logger. */
-    private static final String JVM = "modes.MatrixTest.jvm";
+    static final String JVM = "modes.MatrixTest.jvm";
 
     /**
      * Two verifications at a time, whatever the size of JUnit's pool (which adds threads while one waits for a lock:
@@ -122,68 +116,6 @@ class MatrixTest {
         }
         assertTrue(result.ok(), () -> String.join("\n", result.allProblems()));
         assertEquals(Page.values().length, result.pages().size());
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("combinations")
-    @ResourceLock(value = JVM, mode = ResourceAccessMode.READ_WRITE)
-    void clientsThatHangUpMidPageLeakNothing(Combination c) throws Exception {
-        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        // 1 ms per item: a page of 10 or 20 items still outlives the client, which hangs up within a millisecond of
-        // the head; and a page sent whole (buffered, or an engine that collects its loop) can only be hung up on
-        // once complete, so each of its 200 requests waits for every item: at 2 ms that was 8 s a combination.
-        try (Servers.Started server = Servers.start(c, Duration.ofMillis(1))) {
-            for (int i = 0; i < 8; i++) {   // warm-up: lazily started event loops, carriers and timers
-                for (Page page : Page.values()) {
-                    RawHttp.readUntilClosed(server.port(), page.path());
-                }
-            }
-            awaitTrue(() -> server.site().inFlight() == 0, "warm-up pages finish");
-            int baseline = threads.getThreadCount();
-            for (int i = 0; i < 200; i++) {
-                RawHttp.hangUpAfterFirstBytes(server.port(), Page.values()[i % 2].path());
-            }
-            awaitTrue(() -> server.site().inFlight() == 0, "every abandoned render stops");
-            awaitTrue(() -> DataSource.activeSubscriptions() == 0, "every data-source subscription is disposed");
-            awaitTrue(() -> threads.getThreadCount() <= baseline, "thread count back to " + baseline + " (now "
-                    + threads.getThreadCount() + ")");
-            String after = RawHttp.readUntilClosed(server.port(), "/stocks");
-            assertTrue(after.startsWith("HTTP/1.1 200") && after.endsWith(c.mode().wholePage() ? "</html>"
-                    : "\r\n0\r\n\r\n"), "still serving: " + after.substring(Math.max(0, after.length() - 80)));
-        }
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("combinations")
-    @ResourceLock(value = JVM, mode = ResourceAccessMode.READ_WRITE)
-    void aDataSourceErrorMidPageAbortsTheResponseAndTheServerGoesOn(Combination c) throws Exception {
-        ServeConfig config = ServeConfig.of(c, Duration.ofMillis(2)).withFailAfter(3);
-        // The injected failure is logged once per page, as a real one would be: kept and checked here, not printed.
-        try (RawHttp.Logged logged = RawHttp.Logged.quietly(Level.INFO);
-             Servers.Started server = Servers.start(config)) {
-            for (Page page : Page.values()) {
-                String cut = RawHttp.readUntilClosed(server.port(), page.path());
-                if (c.mode().wholePage()) {   // nothing was sent yet: a real error status instead of a cut page
-                    assertTrue(cut.startsWith("HTTP/1.1 500"), cut);
-                    assertFalse(cut.contains("</h1>"), "no part of the page");
-                    continue;
-                }
-                if (c.mode().streaming(c.engine()).progressive()) {
-                    assertTrue(cut.startsWith("HTTP/1.1 200"), cut);
-                    assertTrue(cut.contains("</h1>"), "the head was sent");
-                }   // else (an engine that collects its loop) nothing was written: a cut response or an error
-                assertFalse(cut.endsWith("0\r\n\r\n"), "an aborted page must not end like a complete one");
-                assertFalse(cut.contains("</html>"), "the tail must never be rendered");
-            }
-            awaitTrue(() -> server.site().inFlight() == 0, "failed renders end");
-            String index = RawHttp.readUntilClosed(server.port(), "/");
-            assertTrue(index.startsWith("HTTP/1.1 200"), "still serving: " + index);
-            List<String> warnings = List.copyOf(logged.records);
-            assertEquals(Page.values().length, warnings.size(), "one warning per failed page: " + warnings);
-            for (String w : warnings) {
-                assertTrue(w.startsWith("WARNING") && w.contains("injected data-source failure"), w);
-            }
-        }
     }
 
     @Test

@@ -40,6 +40,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * connections and bounds a request head that trickles in (slowloris), and no warning-level log line for malformed
  * requests or clients that hang up.
  */
+@Tag("alone")   // times the servers' timeouts and drops under a burst: measured with nothing beside it (pom.xml)
 class ConnectionSettingsTest {
 
     /** Every server, with its first engine and mode. */
