@@ -59,6 +59,7 @@ public enum Metric {
     GC_MS("gc_ms", WHOLE, RESOURCE, MEDIAN, LOWER, false, true),
     LISTEN_DROPS("listen_drops", WHOLE, COUNT, MAX, LOWER, false, true),
     CEILING_FRACTION("ceiling_fraction", DECIMAL, DERIVED, EMPTY, HIGHER, false, true, "ceiling", 7),
+    SCALES_TO("scales_to", INT, DERIVED, EMPTY, HIGHER, false, false),
     REPETITION("repetition", INT, Kind.REPETITION, EMPTY, NONE, false, false),
     WINDOW("window", INT, Kind.REPETITION, EMPTY, NONE, false, false),
     WINDOWS("windows", INT, DERIVED, EMPTY, NONE, false, false),
