@@ -49,7 +49,7 @@ final class BenchCharts {
     private static final int LEGEND_ROW = 22;
     private static final Color FLOOR = new Color(0xB22222);
     /** The line of a legend's entry: long enough to show two repeats of the longest dash of a mode's line. */
-    private static final Line2D LEGEND_LINE = new Line2D.Double(-15, 0, 15, 0);
+    static final Line2D LEGEND_LINE = new Line2D.Double(-15, 0, 15, 0);
 
     /** What one chart plots on its y axis. */
     private record Metric(String column, String title, String axis, boolean floor) {
@@ -90,12 +90,15 @@ final class BenchCharts {
     String figures(String server, String page, List<Row> closed, List<Row> open) {
         String where = server + " \u00b7 " + page;
         StringBuilder figures = new StringBuilder();
+        // Throughput against two or more user counts is the published study's chart: its knees and aggregates.
+        UsersChart users = UsersChart.of(closed, raw);
         for (Metric m : CLOSED) {
-            figure(figures, chart(m.title() + ", " + where,
-                    "concurrent connections, closed loop (log\u2082 scale)", "connections", true, m, closed));
+            figure(figures, chart(m.title() + ", " + where, "concurrent connections, closed loop (log\u2082 scale)",
+                    "connections", true, m, closed, m.column().equals("req_per_s") ? users : null));
         }
         for (Metric m : OPEN) {
-            figure(figures, chart(m.title() + ", " + where, "target rate (requests/s)", "rate", false, m, open));
+            figure(figures, chart(m.title() + ", " + where, "target rate (requests/s)", "rate", false, m, open,
+                    null));
         }
         return figures.isEmpty() ? "<p>No valid point to chart.</p>\n"
                 : "<div class=\"charts\">\n" + figures + "</div>\n";
@@ -110,8 +113,10 @@ final class BenchCharts {
     /**
      * One metric against connections (or rate), one series per engine and mode; null when no row has both values.
      * An empty cell is a value the tool did not measure (wrk has no TTFB): it is left out, never drawn as 0.
+     * {@code users}: what the users chart adds (each series' scales_to, the aggregated series), or null.
      */
-    private String chart(String title, String xLabel, String xColumn, boolean logX, Metric m, List<Row> rows) {
+    private String chart(String title, String xLabel, String xColumn, boolean logX, Metric m, List<Row> rows,
+                         UsersChart users) {
         boolean tools = rows.stream().map(Row::tool).distinct().count() > 1;
         boolean rawModes = rows.stream().filter(r -> r.engine().equals(raw)).map(Row::mode).distinct().count() > 1;
         boolean connections = !logX && rows.stream().map(Row::connections).distinct().count() > 1;
@@ -132,7 +137,8 @@ final class BenchCharts {
                     : r.server().equals(Row.FOREIGN) ? engine : engine + "/" + r.mode();
             // The built-in load generator is the default; another tool's rows (wrk) say so in their label.
             label += (r.tool().equals(Row.PSSRBENCH) ? "" : " [" + r.tool() + "]")
-                    + (connections ? ", " + r.connections() + " connections" : "");
+                    + (connections ? ", " + r.connections() + " connections" : "")
+                    + (users == null ? "" : UsersChart.label(r));
             Integer index = seriesOf.get(label);
             if (index == null) {
                 index = dataset.getSeriesCount();
@@ -181,6 +187,9 @@ final class BenchCharts {
             renderer.setSeriesPaint(i, look.colour(key(r, connections), r.engine().equals(raw)));
             renderer.setSeriesShape(i, look.shape(r.mode()));
             renderer.setSeriesStroke(i, look.stroke(r.mode(), tools && !r.tool().equals(Row.PSSRBENCH)));
+        }
+        if (users != null) {
+            users.draw(plot, dataset, firstOfSeries, look);
         }
         for (int s = 0; s < dataset.getSeriesCount(); s++) {   // a series' items are in x order, not the rows'
             for (int i = 0; i < dataset.getItemCount(s); i++) {

@@ -1,5 +1,6 @@
 package report;
 
+import stats.ScalesTo;
 import tables.Metric;
 import tables.Row;
 import tables.Summary;
@@ -61,7 +62,7 @@ final class BenchSection {
 
     /** {@code baseline}: the id of the baseline engine (drawn grey, first in tables and legends). */
     BenchSection(List<Row> rows, String baseline, StandardChartTheme theme) {
-        this.rows = rows;
+        this.rows = ScalesTo.apply(rows);   // computed as bench does, for rows it did not write (wrk2's) too
         engines.add(baseline);   // the baseline first, in tables and legends
         rows.forEach(r -> {
             if (!engines.contains(r.engine())) {
