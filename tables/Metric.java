@@ -42,7 +42,7 @@ public enum Metric {
     FIRST_ITEM_P50_MS("first_item_p50_ms", DECIMAL, LATENCY, MEDIAN, LOWER, true, true, "item1 p50", 11),
     TTLB_P50_MS("ttlb_p50_ms", DECIMAL, LATENCY, MEDIAN, LOWER, true, true, "ttlb p50", 11),
     TTLB_P90_MS("ttlb_p90_ms", DECIMAL, LATENCY, MEDIAN, LOWER, false, false),
-    TTLB_P95_MS("ttlb_p95_ms", DECIMAL, LATENCY, MEDIAN, LOWER, true, false),
+    TTLB_P95_MS("ttlb_p95_ms", DECIMAL, LATENCY, MEDIAN, LOWER, true, true),
     TTLB_P99_MS("ttlb_p99_ms", DECIMAL, LATENCY, MEDIAN, LOWER, true, true, "ttlb p99", 11),
     TTLB_P999_MS("ttlb_p999_ms", DECIMAL, LATENCY, MEDIAN, LOWER, false, false),
     TTLB_MAX_MS("ttlb_max_ms", DECIMAL, LATENCY, MEDIAN, LOWER, false, false),

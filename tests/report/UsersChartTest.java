@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The published study's users chart in a section's throughput chart: knees, aggregated series. */
+/** The published study's users chart in a section's throughput chart: knees, aggregated series; and ttlb p95. */
 class UsersChartTest {
 
     private static final int[] USERS = {1, 2, 4, 8, 16};
@@ -96,6 +96,20 @@ class UsersChartTest {
         assertTrue(doc.select("svg g.knee").isEmpty());
         assertFalse(doc.text().contains("scales to"));
         assertFalse(doc.text().contains("mean of"));
+    }
+
+    /** ttlb p95 where the report shows p99: a column of each points table and a chart beside p99's. */
+    @Test
+    void ttlbP95IsInTheTablesAndTheCharts(@TempDir Path dir) throws IOException {
+        write(dir, 2);
+        Document doc = Jsoup.parse(Report.write(dir, "raw").toFile());
+        Element table = doc.getElementById("nima-stocks").parent().selectFirst("table.points");
+        List<String> headers = table.select("thead th").eachText();
+        int at = headers.indexOf("ttlb_p95_ms");
+        assertEquals(headers.indexOf("ttlb_p99_ms") - 1, at, headers.toString());
+        assertEquals("27.500", table.select("tbody tr").get(0).select("td").get(at).text(), "the median");
+        assertEquals(8 * 2, chart(doc, "Time to last byte, 95th percentile, nima").select("g.whisker").size(),
+                "an interval per point");
     }
 
     private static Element chart(Document doc, String title) {
