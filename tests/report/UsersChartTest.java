@@ -83,6 +83,9 @@ class UsersChartTest {
         Element netty = chart(doc, "Throughput, netty");
         assertFalse(netty.text().contains("mean of"), netty.text());
         assertEquals(2, netty.select("g.knee").size());
+        // How to read it, once, above the charts.
+        assertTrue(doc.selectFirst("details#how summary").text().endsWith(", how far a series scales"));
+        assertTrue(doc.selectFirst("details#how").text().contains("Blocking and Virtual are the study's aggregated"));
         // Only the throughput chart is the users chart.
         assertEquals(2, doc.select("svg").stream().filter(svg -> svg.text().contains("scales to")).count());
     }
@@ -96,6 +99,7 @@ class UsersChartTest {
         assertTrue(doc.select("svg g.knee").isEmpty());
         assertFalse(doc.text().contains("scales to"));
         assertFalse(doc.text().contains("mean of"));
+        assertFalse(doc.text().contains("how far a series scales"));
     }
 
     /** ttlb p95 where the report shows p99: a column of each points table and a chart beside p99's. */
