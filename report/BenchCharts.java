@@ -23,7 +23,6 @@ import org.jfree.data.xy.YIntervalSeriesCollection;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
-import java.awt.geom.Line2D;
 import java.text.NumberFormat;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -48,8 +47,6 @@ final class BenchCharts {
     private static final int HEIGHT = 400;
     private static final int LEGEND_ROW = 22;
     private static final Color FLOOR = new Color(0xB22222);
-    /** The line of a legend's entry: long enough to show two repeats of the longest dash of a mode's line. */
-    static final Line2D LEGEND_LINE = new Line2D.Double(-15, 0, 15, 0);
 
     /** What one chart plots on its y axis. */
     private record Metric(String column, String title, String axis, boolean floor) {
@@ -181,7 +178,7 @@ final class BenchCharts {
         yAxis.setStandardTickUnits(NumberAxis.createStandardTickUnits(Locale.ROOT));
         Whiskers renderer = new Whiskers();
         renderer.setDrawOutlines(false);   // filled markers only: an outline in the same colour adds nothing
-        renderer.setLegendLine(LEGEND_LINE);
+        renderer.setLegendLine(SeriesLook.LEGEND_LINE);
         XYPlot plot = new XYPlot(dataset, xAxis, yAxis, renderer);
         JFreeChart chart = new JFreeChart(title, plot);
         theme.apply(chart);

@@ -23,8 +23,10 @@ import java.awt.geom.Rectangle2D;
 import java.io.Serial;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
@@ -37,10 +39,11 @@ import java.util.TreeMap;
 final class UsersChart {
 
     /**
-     * The modes the study aggregates over its engines, and the names its charts give them: the mean of its 8
-     * blocking engines each run blocking, or on a virtual thread.
+     * The modes the study aggregates over its engines, and the names its charts give them (the mean of its 8
+     * blocking engines each run on a bounded pool, or on a virtual thread), in its legend's order.
      */
-    private static final Map<String, String> AGGREGATED = Map.of("blocking", "Blocking", "virtual", "Virtual");
+    private static final SortedMap<String, String> AGGREGATED = Collections.unmodifiableSortedMap(new TreeMap<>(
+            Map.of("blocking", "Blocking", "virtual", "Virtual")));
     /** An aggregate is drawn from this many engines on (one engine is its own series already). */
     static final int FEWEST_ENGINES = 2;
     private static final float AGGREGATE_WIDTH = 3.5f;
@@ -69,8 +72,8 @@ final class UsersChart {
 
     /**
      * Adds to the plot, before its legend is fixed: a diamond on each series' {@code scales_to} point (the series of
-     * {@code dataset} in order, each drawn as {@code firstOfSeries} says), and the aggregated series, drawn under
-     * the others, each in a colour of its own from {@code look}, thicker, in its mode's line and marker.
+     * {@code dataset} in order, each drawn as {@code firstOfSeries} says), and the aggregated series over them,
+     * each in a colour of its own from {@code look}, thicker, in its mode's line and marker.
      */
     void draw(XYPlot plot, YIntervalSeriesCollection dataset, List<Row> firstOfSeries, SeriesLook look) {
         for (int s = 0; s < dataset.getSeriesCount(); s++) {
@@ -83,8 +86,8 @@ final class UsersChart {
         DeviationRenderer renderer = new DeviationRenderer(true, true);
         renderer.setAlpha(BAND_ALPHA);
         renderer.setDrawOutlines(false);
-        renderer.setLegendLine(BenchCharts.LEGEND_LINE);
-        for (Map.Entry<String, String> mode : new TreeMap<>(AGGREGATED).entrySet()) {
+        renderer.setLegendLine(SeriesLook.LEGEND_LINE);
+        for (Map.Entry<String, String> mode : AGGREGATED.entrySet()) {
             Aggregate aggregate = aggregate(mode.getKey(), mode.getValue());
             if (aggregate == null) {
                 continue;
