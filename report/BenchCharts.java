@@ -232,7 +232,9 @@ final class BenchCharts {
 
         // The legend takes about a row per three series (more when the labels are long) from the chart's height:
         // past two rows, the chart grows by a row's height for each, so that the plot keeps its size.
-        int legendRows = (plot.getLegendItems().getItemCount() + 2) / 3;
+        // The users chart's aggregated series have long labels: a row each.
+        int wide = plot.getDataset(1) == null ? 0 : plot.getDataset(1).getSeriesCount();
+        int legendRows = (plot.getLegendItems().getItemCount() - wide + 2) / 3 + wide;
         return Charts.svg(chart, "c" + ++charts, WIDTH, HEIGHT + LEGEND_ROW * Math.max(0, legendRows - 2));
     }
 
