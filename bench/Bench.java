@@ -8,6 +8,7 @@ import report.Report;
 import site.Combination;
 import site.Server;
 import stats.Repetitions;
+import stats.ScalesTo;
 import tables.Metric;
 import tables.Provenance;
 import tables.Row;
@@ -329,7 +330,7 @@ public final class Bench {
         PointRows.Ceilings ceilings = new PointRows.Ceilings(baselines);
         points.forEach(ceilings::note);   // every baseline first: a point's ceiling may have been measured after it
         List<Row> all = new ArrayList<>(others);
-        points.stream().map(ceilings::apply).forEach(all::add);
+        ScalesTo.apply(points.stream().map(ceilings::apply).toList()).forEach(all::add);   // scales_to: per series
         rows = all;
         Summary.write(sweep.out().resolve("summary.csv"), all);
         Summary.writeJson(sweep.out().resolve("summary.json"), all);

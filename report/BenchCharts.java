@@ -23,7 +23,6 @@ import org.jfree.data.xy.YIntervalSeriesCollection;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
-import java.awt.geom.Line2D;
 import java.text.NumberFormat;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -48,8 +47,6 @@ final class BenchCharts {
     private static final int HEIGHT = 400;
     private static final int LEGEND_ROW = 22;
     private static final Color FLOOR = new Color(0xB22222);
-    /** The line of a legend's entry: long enough to show two repeats of the longest dash of a mode's line. */
-    private static final Line2D LEGEND_LINE = new Line2D.Double(-15, 0, 15, 0);
 
     /** What one chart plots on its y axis. */
     private record Metric(String column, String title, String axis, boolean floor) {
@@ -61,12 +58,15 @@ final class BenchCharts {
             // What progressive rendering buys over the buffered mode: the first item's markup long before the last.
             new Metric("first_item_p50_ms", "Time to the first item's markup, median", "first item p50 (ms)", false),
             new Metric("ttlb_p50_ms", "Time to last byte, median", "TTLB p50 (ms)", true),
+            // The published study's tools (JMeter, Apache Bench, k6) report the 95th percentile.
+            new Metric("ttlb_p95_ms", "Time to last byte, 95th percentile", "TTLB p95 (ms)", true),
             new Metric("ttlb_p99_ms", "Time to last byte, 99th percentile", "TTLB p99 (ms)", true),
             new Metric("cpu_ms_per_req", "Server CPU per request", "server CPU (ms/request)", false),
             new Metric("rss_peak_mb", "Server resident memory, peak", "RSS peak (MB)", false),
             new Metric("heap_mb", "Server heap", "heap (MB)", false));
     private static final List<Metric> OPEN = List.of(
             new Metric("ttlb_p50_ms", "Open loop: time to last byte, median", "TTLB p50 (ms)", true),
+            new Metric("ttlb_p95_ms", "Open loop: time to last byte, 95th percentile", "TTLB p95 (ms)", true),
             new Metric("ttlb_p99_ms", "Open loop: time to last byte, 99th percentile", "TTLB p99 (ms)", true));
 
     private final SeriesLook look;
@@ -90,12 +90,15 @@ final class BenchCharts {
     String figures(String server, String page, List<Row> closed, List<Row> open) {
         String where = server + " \u00b7 " + page;
         StringBuilder figures = new StringBuilder();
+        // Throughput against two or more user counts is the published study's chart: its knees and aggregates.
+        UsersChart users = UsersChart.of(closed, raw);
         for (Metric m : CLOSED) {
-            figure(figures, chart(m.title() + ", " + where,
-                    "concurrent connections, closed loop (log\u2082 scale)", "connections", true, m, closed));
+            figure(figures, chart(m.title() + ", " + where, "concurrent connections, closed loop (log\u2082 scale)",
+                    "connections", true, m, closed, m.column().equals("req_per_s") ? users : null));
         }
         for (Metric m : OPEN) {
-            figure(figures, chart(m.title() + ", " + where, "target rate (requests/s)", "rate", false, m, open));
+            figure(figures, chart(m.title() + ", " + where, "target rate (requests/s)", "rate", false, m, open,
+                    null));
         }
         return figures.isEmpty() ? "<p>No valid point to chart.</p>\n"
                 : "<div class=\"charts\">\n" + figures + "</div>\n";
@@ -110,8 +113,10 @@ final class BenchCharts {
     /**
      * One metric against connections (or rate), one series per engine and mode; null when no row has both values.
      * An empty cell is a value the tool did not measure (wrk has no TTFB): it is left out, never drawn as 0.
+     * {@code users}: what the users chart adds (each series' scales_to, the aggregated series), or null.
      */
-    private String chart(String title, String xLabel, String xColumn, boolean logX, Metric m, List<Row> rows) {
+    private String chart(String title, String xLabel, String xColumn, boolean logX, Metric m, List<Row> rows,
+                         UsersChart users) {
         boolean tools = rows.stream().map(Row::tool).distinct().count() > 1;
         boolean rawModes = rows.stream().filter(r -> r.engine().equals(raw)).map(Row::mode).distinct().count() > 1;
         boolean connections = !logX && rows.stream().map(Row::connections).distinct().count() > 1;
@@ -132,7 +137,8 @@ final class BenchCharts {
                     : r.server().equals(Row.FOREIGN) ? engine : engine + "/" + r.mode();
             // The built-in load generator is the default; another tool's rows (wrk) say so in their label.
             label += (r.tool().equals(Row.PSSRBENCH) ? "" : " [" + r.tool() + "]")
-                    + (connections ? ", " + r.connections() + " connections" : "");
+                    + (connections ? ", " + r.connections() + " connections" : "")
+                    + (users == null ? "" : UsersChart.label(r));
             Integer index = seriesOf.get(label);
             if (index == null) {
                 index = dataset.getSeriesCount();
@@ -172,7 +178,7 @@ final class BenchCharts {
         yAxis.setStandardTickUnits(NumberAxis.createStandardTickUnits(Locale.ROOT));
         Whiskers renderer = new Whiskers();
         renderer.setDrawOutlines(false);   // filled markers only: an outline in the same colour adds nothing
-        renderer.setLegendLine(LEGEND_LINE);
+        renderer.setLegendLine(SeriesLook.LEGEND_LINE);
         XYPlot plot = new XYPlot(dataset, xAxis, yAxis, renderer);
         JFreeChart chart = new JFreeChart(title, plot);
         theme.apply(chart);
@@ -181,6 +187,9 @@ final class BenchCharts {
             renderer.setSeriesPaint(i, look.colour(key(r, connections), r.engine().equals(raw)));
             renderer.setSeriesShape(i, look.shape(r.mode()));
             renderer.setSeriesStroke(i, look.stroke(r.mode(), tools && !r.tool().equals(Row.PSSRBENCH)));
+        }
+        if (users != null) {
+            users.draw(plot, dataset, firstOfSeries, look);
         }
         for (int s = 0; s < dataset.getSeriesCount(); s++) {   // a series' items are in x order, not the rows'
             for (int i = 0; i < dataset.getItemCount(s); i++) {
@@ -223,7 +232,9 @@ final class BenchCharts {
 
         // The legend takes about a row per three series (more when the labels are long) from the chart's height:
         // past two rows, the chart grows by a row's height for each, so that the plot keeps its size.
-        int legendRows = (plot.getLegendItems().getItemCount() + 2) / 3;
+        // The users chart's aggregated series have long labels: a row each.
+        int wide = plot.getDataset(1) == null ? 0 : plot.getDataset(1).getSeriesCount();
+        int legendRows = (plot.getLegendItems().getItemCount() - wide + 2) / 3 + wide;
         return Charts.svg(chart, "c" + ++charts, WIDTH, HEIGHT + LEGEND_ROW * Math.max(0, legendRows - 2));
     }
 

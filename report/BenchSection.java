@@ -1,5 +1,6 @@
 package report;
 
+import stats.ScalesTo;
 import tables.Metric;
 import tables.Row;
 import tables.Summary;
@@ -61,7 +62,7 @@ final class BenchSection {
 
     /** {@code baseline}: the id of the baseline engine (drawn grey, first in tables and legends). */
     BenchSection(List<Row> rows, String baseline, StandardChartTheme theme) {
-        this.rows = rows;
+        this.rows = ScalesTo.apply(rows);   // computed as bench does, for rows it did not write (wrk2's) too
         engines.add(baseline);   // the baseline first, in tables and legends
         rows.forEach(r -> {
             if (!engines.contains(r.engine())) {
@@ -95,10 +96,12 @@ final class BenchSection {
 
     /** How to read the charts and tables: folded, its summary one line that says what it explains. */
     String guide() {
+        boolean users = rows.stream().anyMatch(r -> r.get(Metric.SCALES_TO) != null);
         return "<details class=\"how\" id=\"how\"><summary>How to read this: closed and open loop, TTFB and "
                 + "TTLB, the data source floor, the baselines, colours and lines"
-                + (Spreads.any(rows) ? ", repetitions and whiskers" : "") + "</summary>\n" + HOW_TO_READ
-                + (Spreads.any(rows) ? REPETITIONS : "") + "</details>\n";
+                + (Spreads.any(rows) ? ", repetitions and whiskers" : "") + (users ? ", how far a series scales" : "")
+                + "</summary>\n" + HOW_TO_READ + (Spreads.any(rows) ? REPETITIONS : "") + (users ? USERS : "")
+                + "</details>\n";
     }
 
     /** The entries of the page's contents for this part: a link per server and page, then the invalid points. */
@@ -216,6 +219,18 @@ final class BenchSection {
             every chart, and each mode a line style and marker shape of its own, so that two modes of one engine
             differ even without colour; the baselines are grey. Another tool's points (wrk) have a thinner line and
             their label names the tool.</p>
+            """;
+
+    /** Added to {@link #HOW_TO_READ} where a series was measured at two or more connection counts. */
+    private static final String USERS = """
+            <p><b>How far a series scales</b>: where a server and page were measured at two or more connection
+            counts, the throughput chart is the published study's chart of requests per second against users. Each
+            series' <i>scales to N</i> (in its legend entry, and an open diamond on that point) is the last count at
+            which its throughput rose beyond its interval, and by 5% or more, over every smaller count: after it,
+            more users no longer bring more throughput (docs/method.md says why this rule). <b>Blocking</b> and
+            <b>Virtual</b> are the study's aggregated series where two or more engines ran that mode: at each count,
+            the mean of the engines' throughput (the baseline left out), drawn thicker, with the lowest and highest
+            engine as a shaded band.</p>
             """;
 
     /** Added to {@link #HOW_TO_READ} when the rows are medians of repetitions. */

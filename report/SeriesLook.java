@@ -6,6 +6,7 @@ import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Shape;
 import java.awt.Stroke;
+import java.awt.geom.Line2D;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +36,8 @@ final class SeriesLook {
     /** Per mode, in the order the sweep met them: solid, dashed, dotted, dash-dot, long dashes. */
     private static final List<float[]> DASHES = List.of(new float[0], new float[] {7f, 4f}, new float[] {2f, 3f},
             new float[] {8f, 3f, 2f, 3f}, new float[] {14f, 5f});
+    /** The line of a legend's entry: long enough to show two repeats of the longest dash of a mode's line. */
+    static final Line2D LEGEND_LINE = new Line2D.Double(-15, 0, 15, 0);
     private static final Shape[] SHAPES = DefaultDrawingSupplier.createStandardSeriesShapes();
 
     private final List<String> modes;

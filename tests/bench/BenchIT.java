@@ -120,6 +120,8 @@ class BenchIT {
             assertTrue(number(row, "vthreads_peak") >= 1, "Helidon serves each connection on a virtual thread");
             assertTrue(number(row, "gc_count") >= 0 && number(row, "gc_ms") >= 0, Summary.csv(row));
             assertTrue(number(row, "ceiling_fraction") > 0, Summary.csv(row));
+            assertTrue(java.util.List.of(1, 4).contains(row.get(tables.Metric.SCALES_TO)), "its series' figure, at"
+                    + " one of its two counts: " + Summary.csv(row));
             if (Kernel.listenDrops() >= 0) {   // Linux: the kernel's counter over the point, for the whole machine
                 assertTrue(number(row, "listen_drops") >= 0, Summary.csv(row));
             }

@@ -315,7 +315,7 @@ class ReportTest {
                 assertEquals(dash.computeIfAbsent(label, l -> look[1]), look[1], label + " in every chart");
             });
         }
-        assertEquals(2 * 6, charts, "six closed-loop charts per server (no memory figures in these rows)");
+        assertEquals(2 * 7, charts, "seven closed-loop charts per server (no memory figures in these rows)");
         assertEquals(labels, colour.keySet());
         assertEquals(labels.size(), colour.values().stream().distinct().count(), "one colour each, page-wide");
         for (String baseline : List.of("raw/virtual (baseline)", "raw/reactive (baseline)")) {

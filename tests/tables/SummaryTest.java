@@ -56,8 +56,8 @@ class SummaryTest {
         assertEquals("tool,server,engine,mode,page,model,connections,rate,protocol,streams,duration_s,requests,errors,"
                 + "valid,req_per_s,ttfb_p50_ms,ttfb_p99_ms,first_item_p50_ms,ttlb_p50_ms,ttlb_p90_ms,ttlb_p95_ms,ttlb_p99_ms,ttlb_p999_ms,"
                 + "ttlb_max_ms,source_ms,chunks_mean,cpu_ms_per_req,client_cpu_ms_per_req,rss_peak_mb,rss_mean_mb,"
-                + "heap_mb,threads_peak,vthreads_peak,gc_count,gc_ms,listen_drops,ceiling_fraction,repetition,window,windows,cv_jvm_pct,"
-                + "cv_window_pct,n,"
+                + "heap_mb,threads_peak,vthreads_peak,gc_count,gc_ms,listen_drops,ceiling_fraction,scales_to,repetition,window,windows,"
+                + "cv_jvm_pct,cv_window_pct,n,"
                 + "ci_level_pct,ci_kind,req_per_s_lo,req_per_s_hi,ttfb_p50_ms_lo,ttfb_p50_ms_hi,ttfb_p99_ms_lo,"
                 + "ttfb_p99_ms_hi,first_item_p50_ms_lo,first_item_p50_ms_hi,ttlb_p50_ms_lo,ttlb_p50_ms_hi,"
                 + "ttlb_p95_ms_lo,ttlb_p95_ms_hi,ttlb_p99_ms_lo,ttlb_p99_ms_hi,cpu_ms_per_req_lo,cpu_ms_per_req_hi,warmup_s,foreign_cpu,steal_pct,"
@@ -83,13 +83,14 @@ class SummaryTest {
                 Map.entry(Metric.RSS_MEAN_MB, 80.2), Map.entry(Metric.HEAP_MB, 12.3),
                 Map.entry(Metric.THREADS_PEAK, 40L), Map.entry(Metric.VTHREADS_PEAK, 65L),
                 Map.entry(Metric.GC_COUNT, 3L), Map.entry(Metric.GC_MS, 17L), Map.entry(Metric.LISTEN_DROPS, 5L),
-                Map.entry(Metric.CEILING_FRACTION, 0.987), Map.entry(Metric.NOTE, "a remark, \"quoted\"")), null);
+                Map.entry(Metric.CEILING_FRACTION, 0.987), Map.entry(Metric.SCALES_TO, 32),
+                Map.entry(Metric.NOTE, "a remark, \"quoted\"")), null);
         Path csv = dir.resolve("summary.csv");
         Summary.append(csv, row);
         assertEquals(List.of(row), Summary.read(csv));
         assertEquals("pssrbench,netty,pebble,reactive,presentations,open,64,800,h1,1,3.001,2400,0,true,799.900,1.010,"
                 + "1.020,1.030,20.100,20.200,,20.300,20.400,20.500,19.600,22.000,0.410,0.420,81.100,80.200,12.300,40,"
-                + "65,3,17,5,0.987," + ",".repeat(28) + "\"a remark, \"\"quoted\"\"\"", Files.readAllLines(csv).get(1));
+                + "65,3,17,5,0.987,32," + ",".repeat(28) + "\"a remark, \"\"quoted\"\"\"", Files.readAllLines(csv).get(1));
     }
 
     /**
@@ -144,13 +145,13 @@ class SummaryTest {
         List<String> lines = List.of(Summary.header(),
                 "pssrbench,nima,raw,virtual,stocks,closed,4,,h1,1,1.002,178,0,true,177.645,0.241,0.522,0.702,22.383,"
                         + "22.675,,23.470,23.470,23.472,22.713,22.000,1.938,0.615,95.324,94.127,9.412,31,4,0,0,0,1.000,"
-                        + "1,,,,,,,,,,,,,,,,,,,,,,,,7.000,0.012,0.000,false,",
+                        + ",1,,,,,,,,,,,,,,,,,,,,,,,,7.000,0.012,0.000,false,",
                 "pssrbench,nima,jstachio,virtual,stocks,closed,1,,h1,1,,0,,false,,,,,,,,,,,,,,,,,,,,,,"
-                        + ",".repeat(30) + "failed verification: exit code 1 (see nima-jstachio-virtual.verify.log)",
+                        + ",".repeat(31) + "failed verification: exit code 1 (see nima-jstachio-virtual.verify.log)",
                 "wrk,nima,jstachio,virtual,stocks,closed,16,,h1,1,20.099,14524,0,true,722.613,,,,22.054,22.313,,23.970,"
-                        + "27.091,30.043,,,,,,,,,,,,,," + ",".repeat(28),
+                        + "27.091,30.043,,,,,,,,,,,,,," + ",".repeat(29),
                 "wrk2,nima,jstachio,virtual,stocks,open,16,542,h1,1,40.003,21670,3,false,541.710,,,,22.719,23.327,,"
-                        + "26.847,51.295,59.456,,,,,,,,,,,,,," + ",".repeat(28)
+                        + "26.847,51.295,59.456,,,,,,,,,,,,,," + ",".repeat(29)
                         + "\"errors: connect 0, read 0, write 0, timeout 3, non-2xx 0\"");
         Path csv = Files.write(dir.resolve("summary.csv"), lines);
         List<Row> rows = Summary.read(csv);
