@@ -25,7 +25,20 @@ import java.util.Map;
  */
 public final class FreeMarkerEngine implements Engine {
 
-    private static final Configuration FREEMARKER = configuration();
+    /**
+     * Built when the engine's templates are first asked for (a holder class), not when the registry lists
+     * the engine: a command that renders with another engine does not pay for this one.
+     */
+    private static final class Compiled {
+        static final Configuration FREEMARKER = configuration();
+        static final Template PRESENTATIONS = template("presentations.ftlh");
+        static final Template STOCKS = template("stocks.ftlh");
+        static final Templates TEMPLATES = Templates.of("freemarker")
+                .add(Page.PRESENTATIONS, (items, out) -> process(PRESENTATIONS, Map.of("items", items), out),
+                        fragments("presentations", "p"))
+                .add(Page.STOCKS, (items, out) -> process(STOCKS, Map.of("items", items), out),
+                        fragments("stocks", "s"));
+    }
 
     private static Configuration configuration() {
         // incompatibleImprovements pinned to the version built against, as FreeMarker asks: it selects the fixed
@@ -50,9 +63,6 @@ public final class FreeMarkerEngine implements Engine {
         return cfg;
     }
 
-    private static final Template PRESENTATIONS = template("presentations.ftlh");
-    private static final Template STOCKS = template("stocks.ftlh");
-
     @Override
     public String id() {
         return "freemarker";
@@ -70,12 +80,6 @@ public final class FreeMarkerEngine implements Engine {
         // ?has_next), then the loop body
         return Streaming.lookahead(1);
     }
-
-    private static final Templates TEMPLATES = Templates.of("freemarker")
-            .add(Page.PRESENTATIONS, (items, out) -> process(PRESENTATIONS, Map.of("items", items), out),
-                    fragments("presentations", "p"))
-            .add(Page.STOCKS, (items, out) -> process(STOCKS, Map.of("items", items), out),
-                    fragments("stocks", "s"));
 
     /**
      * One macro of the page's library each: a template of one import and one macro call, parsed once. The item
@@ -95,7 +99,7 @@ public final class FreeMarkerEngine implements Engine {
         String source = "<#import \"" + page + "-parts.ftlh\" as parts><@parts." + macro + arguments + "/>";
         try {
             // Named like the page (.ftlh): the same HTML output format, and the import resolves beside it.
-            return new Template(page + "-" + macro + ".ftlh", source, FREEMARKER);
+            return new Template(page + "-" + macro + ".ftlh", source, Compiled.FREEMARKER);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -103,7 +107,7 @@ public final class FreeMarkerEngine implements Engine {
 
     private static Template template(String name) {
         try {
-            return FREEMARKER.getTemplate(name);
+            return Compiled.FREEMARKER.getTemplate(name);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -120,6 +124,6 @@ public final class FreeMarkerEngine implements Engine {
 
     @Override
     public Templates templates() {
-        return TEMPLATES;
+        return Compiled.TEMPLATES;
     }
 }

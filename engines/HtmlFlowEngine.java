@@ -51,47 +51,66 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class HtmlFlowEngine implements Engine {
 
-    // Depart from HtmlFlow's defaults: indented=false gives compact markup, byte-identical to the other engines'
-    // templates (indentation would put whitespace inside text nodes); thread-safe because a server renders one
-    // view concurrently (a visitor per thread for sync views, per call for async and suspendable ones). In 4.7
-    // setIndented makes a new view with the same thread-safety, so it comes first.
-    private static final HtmlView<Iterable<Presentation>> PRESENTATIONS = HtmlFlow.<Iterable<Presentation>>view(
-            page -> presentations(page, (Div<?> div) -> div.<Iterable<Presentation>>dynamic(
-                    (d, items) -> items.forEach(p -> card(d, p))))).setIndented(false).threadSafe();
-    private static final HtmlView<Iterable<Stock>> STOCKS = HtmlFlow.<Iterable<Stock>>view(
-            page -> stocks(page, (Tbody<?> body) -> body.<Iterable<Stock>>dynamic(
-                    (b, items) -> items.forEach(s -> row(b, s))))).setIndented(false).threadSafe();
-
-    private static final HtmlViewAsync<Observable<Presentation>> PRESENTATIONS_ASYNC =
-            HtmlFlow.<Observable<Presentation>>viewAsync(page -> presentations(page,
-                    (Div<?> div) -> div.<Observable<Presentation>>await((d, items, done) -> items
-                            .doOnNext(p -> card(d, p))
-                            // Errors are reported through the future returned by writeAsync below; without an
-                            // error consumer RxJava would report OnErrorNotImplementedException globally.
-                            .subscribe(p -> { }, e -> { }, done::finish)))).setIndented(false).threadSafe();
-    private static final HtmlViewAsync<Observable<Stock>> STOCKS_ASYNC =
-            HtmlFlow.<Observable<Stock>>viewAsync(page -> stocks(page,
-                    (Tbody<?> body) -> body.<Observable<Stock>>await((b, items, done) -> items
-                            .doOnNext(s -> row(b, s))
-                            .subscribe(s -> { }, e -> { }, done::finish)))).setIndented(false).threadSafe();
-
-    // The suspendable views, as the study's Kotlin reads `tbody { suspending { m: Flow<Stock> -> m.collect { … } } }`:
-    // the block converts the Observable to a Flow (kotlinx-coroutines-rx3, which disposes the subscription when the
-    // coroutine is cancelled and throws the Observable's error from collect) and collects it, writing each item
-    // when it arrives. collect is the one suspension point, so the block can be a Java lambda that returns it.
-    // The model is the items and the render's writer, which the block flushes where SuspendableMode.Suspendable says.
-    private static final HtmlViewSuspend<Suspended<Presentation>> PRESENTATIONS_SUSPEND =
-            HtmlFlowExtensionsKt.viewSuspend(page -> {
-                presentations(page, (Div<?> div) -> HtmlFlowSuspendingKt.suspending(div,
-                        HtmlFlowEngine.<Div<?>, Presentation>collect(HtmlFlowEngine::card)));
-                return Unit.INSTANCE;
-            }, false, true);
-    private static final HtmlViewSuspend<Suspended<Stock>> STOCKS_SUSPEND =
-            HtmlFlowExtensionsKt.viewSuspend(page -> {
-                stocks(page, (Tbody<?> body) -> HtmlFlowSuspendingKt.suspending(body,
-                        HtmlFlowEngine.<Tbody<?>, Stock>collect(HtmlFlowEngine::row)));
-                return Unit.INSTANCE;
-            }, false, true);
+    /**
+     * Built when the engine's templates are first asked for (a holder class), not when the registry lists
+     * the engine: a command that renders with another engine does not pay for this one.
+     */
+    private static final class Compiled {
+        // Depart from HtmlFlow's defaults: indented=false gives compact markup, byte-identical to the other engines'
+        // templates (indentation would put whitespace inside text nodes); thread-safe because a server renders one view
+        // concurrently (a visitor per thread for sync views, per call for async and suspendable ones). In 4.7
+        // setIndented makes a new view with the same thread-safety, so it comes first.
+        static final HtmlView<Iterable<Presentation>> PRESENTATIONS = HtmlFlow.<Iterable<Presentation>>view(
+                page -> presentations(page, (Div<?> div) -> div.<Iterable<Presentation>>dynamic(
+                        (d, items) -> items.forEach(p -> card(d, p))))).setIndented(false).threadSafe();
+        static final HtmlView<Iterable<Stock>> STOCKS = HtmlFlow.<Iterable<Stock>>view(
+                page -> stocks(page, (Tbody<?> body) -> body.<Iterable<Stock>>dynamic(
+                        (b, items) -> items.forEach(s -> row(b, s))))).setIndented(false).threadSafe();
+        static final HtmlViewAsync<Observable<Presentation>> PRESENTATIONS_ASYNC =
+                HtmlFlow.<Observable<Presentation>>viewAsync(page -> presentations(page,
+                        (Div<?> div) -> div.<Observable<Presentation>>await((d, items, done) -> items
+                                .doOnNext(p -> card(d, p))
+                                // Errors are reported through the future returned by writeAsync below; without an
+                                // error consumer RxJava would report OnErrorNotImplementedException globally.
+                                .subscribe(p -> { }, e -> { }, done::finish)))).setIndented(false).threadSafe();
+        static final HtmlViewAsync<Observable<Stock>> STOCKS_ASYNC =
+                HtmlFlow.<Observable<Stock>>viewAsync(page -> stocks(page,
+                        (Tbody<?> body) -> body.<Observable<Stock>>await((b, items, done) -> items
+                                .doOnNext(s -> row(b, s))
+                                .subscribe(s -> { }, e -> { }, done::finish)))).setIndented(false).threadSafe();
+        // The suspendable views, as the study's Kotlin reads
+        // `tbody { suspending { m: Flow<Stock> -> m.collect { … } } }`: the block converts the Observable to a Flow
+        // (kotlinx-coroutines-rx3, which disposes the subscription when the coroutine is cancelled and throws the
+        // Observable's error from collect) and collects it, writing each item when it arrives. collect is the one
+        // suspension point, so the block can be a Java lambda that returns it. The model is the items and the
+        // render's writer, which the block flushes where SuspendableMode.Suspendable says.
+        static final HtmlViewSuspend<Suspended<Presentation>> PRESENTATIONS_SUSPEND =
+                HtmlFlowExtensionsKt.viewSuspend(page -> {
+                    presentations(page, (Div<?> div) -> HtmlFlowSuspendingKt.suspending(div,
+                            HtmlFlowEngine.<Div<?>, Presentation>collect(HtmlFlowEngine::card)));
+                    return Unit.INSTANCE;
+                }, false, true);
+        static final HtmlViewSuspend<Suspended<Stock>> STOCKS_SUSPEND =
+                HtmlFlowExtensionsKt.viewSuspend(page -> {
+                    stocks(page, (Tbody<?> body) -> HtmlFlowSuspendingKt.suspending(body,
+                            HtmlFlowEngine.<Tbody<?>, Stock>collect(HtmlFlowEngine::row)));
+                    return Unit.INSTANCE;
+                }, false, true);
+        static final Templates TEMPLATES = Templates.of("htmlflow")
+                .add(Page.PRESENTATIONS, (items, out) -> PRESENTATIONS.setOut(out).write(items),
+                        new DocFragments<Presentation, Div<Body<Html<HtmlPage>>>>(HtmlFlowEngine::presentationsHead,
+                                HtmlFlowEngine::card, container -> container.__().__().__()))
+                .add(ReactiveMode.nonBlocking(Page.PRESENTATIONS),
+                        (items, out) -> writeAsync(PRESENTATIONS_ASYNC, items, out))
+                .add(SuspendableMode.suspendable(Page.PRESENTATIONS), (items, out, continuation) ->
+                        PRESENTATIONS_SUSPEND.write(out, new Suspended<>(items, out), continuation))
+                .add(Page.STOCKS, (items, out) -> STOCKS.setOut(out).write(items),
+                        new DocFragments<Stock, Tbody<Table<Body<Html<HtmlPage>>>>>(HtmlFlowEngine::stocksHead,
+                                HtmlFlowEngine::row, tbody -> tbody.__().__().__().__()))
+                .add(ReactiveMode.nonBlocking(Page.STOCKS), (items, out) -> writeAsync(STOCKS_ASYNC, items, out))
+                .add(SuspendableMode.suspendable(Page.STOCKS), (items, out, continuation) ->
+                        STOCKS_SUSPEND.write(out, new Suspended<>(items, out), continuation));
+    }
 
     /** A suspendable view's model: the page's items, and the writer the view writes to (flushed between items). */
     private record Suspended<T>(Observable<T> items, Appendable out) {
@@ -137,21 +156,6 @@ public final class HtmlFlowEngine implements Engine {
                 + " suspendable views on Kotlin coroutines {org.jetbrains.kotlinx:kotlinx-coroutines-core})";
     }
 
-    private static final Templates TEMPLATES = Templates.of("htmlflow")
-            .add(Page.PRESENTATIONS, (items, out) -> PRESENTATIONS.setOut(out).write(items),
-                    new DocFragments<Presentation, Div<Body<Html<HtmlPage>>>>(HtmlFlowEngine::presentationsHead,
-                            HtmlFlowEngine::card, container -> container.__().__().__()))
-            .add(ReactiveMode.nonBlocking(Page.PRESENTATIONS),
-                    (items, out) -> writeAsync(PRESENTATIONS_ASYNC, items, out))
-            .add(SuspendableMode.suspendable(Page.PRESENTATIONS), (items, out, continuation) ->
-                    PRESENTATIONS_SUSPEND.write(out, new Suspended<>(items, out), continuation))
-            .add(Page.STOCKS, (items, out) -> STOCKS.setOut(out).write(items),
-                    new DocFragments<Stock, Tbody<Table<Body<Html<HtmlPage>>>>>(HtmlFlowEngine::stocksHead,
-                            HtmlFlowEngine::row, tbody -> tbody.__().__().__().__()))
-            .add(ReactiveMode.nonBlocking(Page.STOCKS), (items, out) -> writeAsync(STOCKS_ASYNC, items, out))
-            .add(SuspendableMode.suspendable(Page.STOCKS), (items, out, continuation) ->
-                    STOCKS_SUSPEND.write(out, new Suspended<>(items, out), continuation));
-
     /**
      * The fragments, in HtmlFlow's own way of writing a part of a page: a document ({@link HtmlFlow#doc}) writes
      * each element as the code builds it, so the head opens the page up to the element that holds the items and
@@ -195,7 +199,7 @@ public final class HtmlFlowEngine implements Engine {
 
     @Override
     public Templates templates() {
-        return TEMPLATES;
+        return Compiled.TEMPLATES;
     }
 
     /**
@@ -244,7 +248,6 @@ public final class HtmlFlowEngine implements Engine {
                 .div().attrClass("card-body").raw(p.summary()).__()
             .__();
     }
-
 
     private static void stocks(HtmlPage page, Slot<Tbody<?>> rows) {
         var tbody = stocksHead(page);

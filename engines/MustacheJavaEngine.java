@@ -21,25 +21,36 @@ import java.util.Map;
  */
 public final class MustacheJavaEngine implements Engine {
 
-    // Departs from the factory's default escaping, and only there: Mustache.java's HtmlEscaper also escapes '=',
-    // '`' and control characters (for unquoted attributes), so a talk title with "===" came out as "&#61;&#61;&#61;",
-    // unlike every other engine. Every attribute here is quoted, so escaping the five HTML-significant characters
-    // (with the same entities HtmlEscaper writes) is the same protection and the same bytes as the other engines.
-    // Kept: the compiled-template cache (compile() parses a template once; the compiled Mustache is shared by
-    // concurrent renders, each with its own scope list) and the reflection object handler.
-    private static final DefaultMustacheFactory MUSTACHE = new DefaultMustacheFactory("templates/mustache") {
-        @Override
-        public void encode(String value, Writer writer) {
-            try {
-                escapeHtml(value, writer);
-            } catch (IOException e) {
-                throw new MustacheException("Failed to encode value: " + value, e);
+    /**
+     * Built when the engine's templates are first asked for (a holder class), not when the registry lists
+     * the engine: a command that renders with another engine does not pay for this one.
+     */
+    private static final class Compiled {
+        // Departs from the factory's default escaping, and only there: Mustache.java's HtmlEscaper also escapes '=',
+        // '`' and control characters (for unquoted attributes), so a talk title with "===" came out as
+        // "&#61;&#61;&#61;", unlike every other engine. Every attribute here is quoted, so escaping the five
+        // HTML-significant characters (with the same entities HtmlEscaper writes) is the same protection and the same
+        // bytes as the other engines. Kept: the compiled-template cache (compile() parses a template once; the compiled
+        // Mustache is shared by concurrent renders, each with its own scope list) and the reflection object handler.
+        static final DefaultMustacheFactory MUSTACHE = new DefaultMustacheFactory("templates/mustache") {
+            @Override
+            public void encode(String value, Writer writer) {
+                try {
+                    escapeHtml(value, writer);
+                } catch (IOException e) {
+                    throw new MustacheException("Failed to encode value: " + value, e);
+                }
             }
-        }
-    };
-
-    private static final Mustache PRESENTATIONS = MUSTACHE.compile("presentations.mustache");
-    private static final Mustache STOCKS = MUSTACHE.compile("stocks.mustache");
+        };
+        static final Mustache PRESENTATIONS = MUSTACHE.compile("presentations.mustache");
+        static final Mustache STOCKS = MUSTACHE.compile("stocks.mustache");
+        // A fresh scope per render: execute() starts a new scope list from it.
+        static final Templates TEMPLATES = Templates.of("mustache")
+                .add(Page.PRESENTATIONS, (items, out) -> PRESENTATIONS.execute(out, Map.of("items", items)),
+                        fragments("presentations"))
+                .add(Page.STOCKS, (items, out) -> STOCKS.execute(out, Map.of("items", items)),
+                        fragments("stocks"));
+    }
 
     @Override
     public String id() {
@@ -51,17 +62,10 @@ public final class MustacheJavaEngine implements Engine {
         return "Mustache.java {com.github.spullara.mustache.java:compiler} (Mustache compiled at run time; blocking)";
     }
 
-    // A fresh scope per render: execute() starts a new scope list from it.
-    private static final Templates TEMPLATES = Templates.of("mustache")
-            .add(Page.PRESENTATIONS, (items, out) -> PRESENTATIONS.execute(out, Map.of("items", items)),
-                    fragments("presentations"))
-            .add(Page.STOCKS, (items, out) -> STOCKS.execute(out, Map.of("items", items)),
-                    fragments("stocks"));
-
     private static <T> Templates.Fragments<T> fragments(String page) {
-        Mustache head = MUSTACHE.compile(page + "-head.mustache");
-        Mustache item = MUSTACHE.compile(page + "-item.mustache");
-        Mustache tail = MUSTACHE.compile(page + "-tail.mustache");
+        Mustache head = Compiled.MUSTACHE.compile(page + "-head.mustache");
+        Mustache item = Compiled.MUSTACHE.compile(page + "-item.mustache");
+        Mustache tail = Compiled.MUSTACHE.compile(page + "-tail.mustache");
         return Templates.Fragments.of(
                 out -> head.execute(out, Map.of()),
                 (value, out) -> item.execute(out, value),
@@ -90,6 +94,6 @@ public final class MustacheJavaEngine implements Engine {
 
     @Override
     public Templates templates() {
-        return TEMPLATES;
+        return Compiled.TEMPLATES;
     }
 }

@@ -16,11 +16,24 @@ import java.util.Map;
  */
 public final class PebbleEngine implements Engine {
 
-    // Defaults kept: HTML auto-escaping on (the summaries are marked "raw" in the template), template cache on.
-    private static final io.pebbletemplates.pebble.PebbleEngine PEBBLE =
-            new io.pebbletemplates.pebble.PebbleEngine.Builder().build();
-    private static final PebbleTemplate PRESENTATIONS = PEBBLE.getTemplate("templates/pebble/presentations.peb");
-    private static final PebbleTemplate STOCKS = PEBBLE.getTemplate("templates/pebble/stocks.peb");
+    /**
+     * Built when the engine's templates are first asked for (a holder class), not when the registry lists
+     * the engine: a command that renders with another engine does not pay for this one.
+     */
+    private static final class Compiled {
+        // Defaults kept: HTML auto-escaping on (the summaries are marked "raw" in the template), template cache on.
+        static final io.pebbletemplates.pebble.PebbleEngine PEBBLE =
+                new io.pebbletemplates.pebble.PebbleEngine.Builder().build();
+        static final PebbleTemplate PRESENTATIONS = PEBBLE.getTemplate("templates/pebble/presentations.peb");
+        static final PebbleTemplate STOCKS = PEBBLE.getTemplate("templates/pebble/stocks.peb");
+        // Each page names its parts as blocks (head, item, tail), which a template without a parent renders in place;
+        // the fragments render one block each with evaluateBlock, the item block with the loop's variable.
+        static final Templates TEMPLATES = Templates.of("pebble")
+                .add(Page.PRESENTATIONS, (items, out) -> PRESENTATIONS.evaluate(out, Map.of("items", items)),
+                        fragments(PRESENTATIONS, "p"))
+                .add(Page.STOCKS, (items, out) -> STOCKS.evaluate(out, Map.of("items", items)),
+                        fragments(STOCKS, "s"));
+    }
 
     @Override
     public String id() {
@@ -37,14 +50,6 @@ public final class PebbleEngine implements Engine {
         return Streaming.lookahead(1);   // ForNode.render: next(), then hasNext() for loop.last, then the body
     }
 
-    // Each page names its parts as blocks (head, item, tail), which a template without a parent renders in place;
-    // the fragments render one block each with evaluateBlock, the item block with the loop's variable.
-    private static final Templates TEMPLATES = Templates.of("pebble")
-            .add(Page.PRESENTATIONS, (items, out) -> PRESENTATIONS.evaluate(out, Map.of("items", items)),
-                    fragments(PRESENTATIONS, "p"))
-            .add(Page.STOCKS, (items, out) -> STOCKS.evaluate(out, Map.of("items", items)),
-                    fragments(STOCKS, "s"));
-
     private static <T> Templates.Fragments<T> fragments(PebbleTemplate template, String itemVariable) {
         return Templates.Fragments.of(
                 out -> template.evaluateBlock("head", out, Map.of()),
@@ -54,6 +59,6 @@ public final class PebbleEngine implements Engine {
 
     @Override
     public Templates templates() {
-        return TEMPLATES;
+        return Compiled.TEMPLATES;
     }
 }

@@ -30,22 +30,32 @@ import java.util.concurrent.CompletionException;
  */
 public final class QuteEngine implements Engine {
 
-    private static final io.quarkus.qute.Engine QUTE = io.quarkus.qute.Engine.builder()
-            .addDefaults()
-            // Not in addDefaults(): record accessors (p.title), and .raw for the summaries.
-            .addValueResolver(new ReflectionValueResolver())
-            .addValueResolver(ValueResolvers.rawResolver())
-            // Not in addDefaults() either: HTML escaping of every expression in text/html templates.
-            .addResultMapper(new HtmlEscaper(List.of(Variant.TEXT_HTML)))
-            // Kept: the default 10 s rendering timeout. It cannot fail a slow page here: a render over a blocking
-            // Iterable resolves synchronously on the calling thread, so consume() (like render()) returns an
-            // already completed result, and the timeout is only applied to that result afterwards
-            // (TemplateImpl.TemplateInstanceImpl.consume: orTimeout on the finished future). Measured: a 5 s
-            // render under a 1 s timeout completed.
-            .build();
-
-    private static final Template PRESENTATIONS = load("presentations");
-    private static final Template STOCKS = load("stocks");
+    /**
+     * Built when the engine's templates are first asked for (a holder class), not when the registry lists
+     * the engine: a command that renders with another engine does not pay for this one.
+     */
+    private static final class Compiled {
+        static final io.quarkus.qute.Engine QUTE = io.quarkus.qute.Engine.builder()
+                .addDefaults()
+                // Not in addDefaults(): record accessors (p.title), and .raw for the summaries.
+                .addValueResolver(new ReflectionValueResolver())
+                .addValueResolver(ValueResolvers.rawResolver())
+                // Not in addDefaults() either: HTML escaping of every expression in text/html templates.
+                .addResultMapper(new HtmlEscaper(List.of(Variant.TEXT_HTML)))
+                // Kept: the default 10 s rendering timeout. It cannot fail a slow page here: a render over a blocking
+                // Iterable resolves synchronously on the calling thread, so consume() (like render()) returns an
+                // already completed result, and the timeout is only applied to that result afterwards
+                // (TemplateImpl.TemplateInstanceImpl.consume: orTimeout on the finished future). Measured: a 5 s
+                // render under a 1 s timeout completed.
+                .build();
+        static final Template PRESENTATIONS = load("presentations");
+        static final Template STOCKS = load("stocks");
+        static final Templates TEMPLATES = Templates.of("qute")
+                .add(Page.PRESENTATIONS, (items, out) -> write(PRESENTATIONS.data("items", items), out),
+                        fragments(PRESENTATIONS, "p"))
+                .add(Page.STOCKS, (items, out) -> write(STOCKS.data("items", items), out),
+                        fragments(STOCKS, "s"));
+    }
 
     private static Template load(String page) {
         String name = "templates/qute/" + page + ".html";
@@ -53,7 +63,7 @@ public final class QuteEngine implements Engine {
             if (in == null) {
                 throw new IllegalStateException("qute: no template " + name + " on the class path");
             }
-            return QUTE.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8),
+            return Compiled.QUTE.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8),
                     Variant.forContentType(Variant.TEXT_HTML), name);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -77,12 +87,6 @@ public final class QuteEngine implements Engine {
         // TemplateImpl.renderData writes the tree only once the whole template has resolved.
         return Streaming.AFTER_DATA;
     }
-
-    private static final Templates TEMPLATES = Templates.of("qute")
-            .add(Page.PRESENTATIONS, (items, out) -> write(PRESENTATIONS.data("items", items), out),
-                    fragments(PRESENTATIONS, "p"))
-            .add(Page.STOCKS, (items, out) -> write(STOCKS.data("items", items), out),
-                    fragments(STOCKS, "s"));
 
     private static <T> Templates.Fragments<T> fragments(Template template, String itemVariable) {
         Template.Fragment head = template.getFragment("head");
@@ -115,6 +119,6 @@ public final class QuteEngine implements Engine {
 
     @Override
     public Templates templates() {
-        return TEMPLATES;
+        return Compiled.TEMPLATES;
     }
 }

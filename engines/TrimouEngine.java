@@ -30,7 +30,23 @@ import java.util.Map;
  */
 public final class TrimouEngine implements Engine {
 
-    private static final MustacheEngine TRIMOU = build();
+    /**
+     * Built when the engine's templates are first asked for (a holder class), not when the registry lists
+     * the engine: a command that renders with another engine does not pay for this one.
+     */
+    private static final class Compiled {
+        static final MustacheEngine TRIMOU = build();
+        static final Mustache PRESENTATIONS = TRIMOU.getMustache("presentations");
+        static final Mustache STOCKS = TRIMOU.getMustache("stocks");
+        // A fresh data map per render: Trimou builds a fresh execution context from it for each render call.
+        static final Templates TEMPLATES = Templates.of("trimou")
+                .add(Page.PRESENTATIONS,
+                        (items, out) -> PRESENTATIONS.render(out, Map.of("items", items.iterator())),
+                        fragments("presentations"))
+                .add(Page.STOCKS,
+                        (items, out) -> STOCKS.render(out, Map.of("items", items.iterator())),
+                        fragments("stocks"));
+    }
 
     private static MustacheEngine build() {
         // Its builder and template locator log start-up banners at INFO, on every command: noise, as the servers'
@@ -46,9 +62,6 @@ public final class TrimouEngine implements Engine {
                 .build();
     }
 
-    private static final Mustache PRESENTATIONS = TRIMOU.getMustache("presentations");
-    private static final Mustache STOCKS = TRIMOU.getMustache("stocks");
-
     @Override
     public String id() {
         return "trimou";
@@ -59,19 +72,10 @@ public final class TrimouEngine implements Engine {
         return "Trimou {org.trimou:trimou-core} (Mustache with helpers, interpreted at run time; blocking)";
     }
 
-    // A fresh data map per render: Trimou builds a fresh execution context from it for each render call.
-    private static final Templates TEMPLATES = Templates.of("trimou")
-            .add(Page.PRESENTATIONS,
-                    (items, out) -> PRESENTATIONS.render(out, Map.of("items", items.iterator())),
-                    fragments("presentations"))
-            .add(Page.STOCKS,
-                    (items, out) -> STOCKS.render(out, Map.of("items", items.iterator())),
-                    fragments("stocks"));
-
     private static <T> Templates.Fragments<T> fragments(String page) {
-        Mustache head = TRIMOU.getMustache(page + "-head");
-        Mustache item = TRIMOU.getMustache(page + "-item");
-        Mustache tail = TRIMOU.getMustache(page + "-tail");
+        Mustache head = Compiled.TRIMOU.getMustache(page + "-head");
+        Mustache item = Compiled.TRIMOU.getMustache(page + "-item");
+        Mustache tail = Compiled.TRIMOU.getMustache(page + "-tail");
         return Templates.Fragments.of(
                 out -> head.render(out, null),
                 (value, out) -> item.render(out, value),
@@ -80,6 +84,6 @@ public final class TrimouEngine implements Engine {
 
     @Override
     public Templates templates() {
-        return TEMPLATES;
+        return Compiled.TEMPLATES;
     }
 }

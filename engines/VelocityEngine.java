@@ -22,11 +22,22 @@ public final class VelocityEngine implements Engine {
 
     private static final String DIR = "templates/velocity/";
 
-    // Departs from Velocity's defaults: templates come from the class path (the default loader reads files from
-    // the working directory), and loaded templates are cached: without the cache every getTemplate and every
-    // #parse, once per item, reads and parses its file again. No HTML escaping, as by default (Velocity escapes
-    // only with an event handler configured), so the summaries need no marking.
-    private static final org.apache.velocity.app.VelocityEngine VELOCITY = velocity();
+    /**
+     * Built when the engine's templates are first asked for (a holder class), not when the registry lists
+     * the engine: a command that renders with another engine does not pay for this one.
+     */
+    private static final class Compiled {
+        // Departs from Velocity's defaults: templates come from the class path (the default loader reads files from the
+        // working directory), and loaded templates are cached: without the cache every getTemplate and every #parse,
+        // once per item, reads and parses its file again. No HTML escaping, as by default (Velocity escapes only with
+        // an event handler configured), so the summaries need no marking.
+        static final org.apache.velocity.app.VelocityEngine VELOCITY = velocity();
+        // Each page is three sub-templates (head, item, tail) that the page template #parse's around its #foreach; the
+        // fragments merge the same sub-templates on their own, the item one with the loop's variable.
+        static final Templates TEMPLATES = Templates.of("velocity")
+                .add(Page.PRESENTATIONS, page(Page.PRESENTATIONS), fragments(Page.PRESENTATIONS, "p"))
+                .add(Page.STOCKS, page(Page.STOCKS), fragments(Page.STOCKS, "s"));
+    }
 
     private static org.apache.velocity.app.VelocityEngine velocity() {
         Properties properties = new Properties();
@@ -56,19 +67,13 @@ public final class VelocityEngine implements Engine {
         return Streaming.lookahead(1);
     }
 
-    // Each page is three sub-templates (head, item, tail) that the page template #parse's around its #foreach;
-    // the fragments merge the same sub-templates on their own, the item one with the loop's variable.
-    private static final Templates TEMPLATES = Templates.of("velocity")
-            .add(Page.PRESENTATIONS, page(Page.PRESENTATIONS), fragments(Page.PRESENTATIONS, "p"))
-            .add(Page.STOCKS, page(Page.STOCKS), fragments(Page.STOCKS, "s"));
-
     @Override
     public Templates templates() {
-        return TEMPLATES;
+        return Compiled.TEMPLATES;
     }
 
     private static Template template(String name) {
-        return VELOCITY.getTemplate(DIR + name + ".vm", "UTF-8");
+        return Compiled.VELOCITY.getTemplate(DIR + name + ".vm", "UTF-8");
     }
 
     private static <T> Templates.Blocking<T> page(Page<T> page) {
