@@ -238,9 +238,8 @@ public final class Bench {
         String label = Point.label(c, task.protocol(), task.threads());
         Path log = unused(sweep.out().resolve("logs"), label + ".rep" + task.repetition(), ".server.log");
         ServerProcess[] ran = {null};   // for its phases, once closed
-        try (ServerProcess server = ServerProcess.start(site.ServeConfig.of(c, sweep.servers().delay())
-                .withTimers(sweep.servers().timers()).withProtocol(task.protocol()).withThreads(task.threads()),
-                sweep.serverCpuPrefix(), aot == null ? List.of() : aot.flags(c, task.protocol(), expected), log)) {
+        try (ServerProcess server = ServerProcess.start(sweep.serveConfig(task), sweep.serverCpuPrefix(),
+                aot == null ? List.of() : aot.flags(c, task.protocol(), expected), log)) {
             ran[0] = server;
             String problem = unverified != null ? unverified
                     : CombinationCheck.checkBytes(server.base(), server.tls(), expected);

@@ -40,6 +40,12 @@ public record Sweep(BenchConfig config, List<Combination> combinations, URI targ
         this(config, combinations, null, null, config.load().loadDriver(), Map.of());
     }
 
+    /** What the server JVM of {@code task} serves: its combination, protocol and pool size at the sweep's delay. */
+    site.ServeConfig serveConfig(Task task) {
+        return site.ServeConfig.of(task.combination(), servers().delay()).withTimers(servers().timers())
+                .withProtocol(task.protocol()).withThreads(task.threads());
+    }
+
     /** The tool column of this sweep's rows: its driver's ({@code --driver}). */
     public String tool() {
         return driver.about().tool();

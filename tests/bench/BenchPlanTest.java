@@ -206,6 +206,8 @@ class BenchPlanTest {
         for (var t : tasks) {
             boolean pooled = t.combination().equals(blocking);
             assertTrue(pooled || t.threads() == site.ServeConfig.DEFAULT_THREADS, "started at the default: " + t);
+            assertEquals(t.threads() == 4, s.serveConfig(t).args().contains("--threads=4"), "its server JVM's flags: "
+                    + s.serveConfig(t).args());
             t.points().forEach(p -> assertEquals(pooled ? Integer.valueOf(t.threads()) : null, p.threads(), p.name()));
         }
         Point four = new Point(blocking, Page.STOCKS, 128, 0, http.Protocol.H1, 1, 4);
