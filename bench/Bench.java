@@ -168,7 +168,7 @@ public final class Bench {
         console.plan(progress[1], sweep.estimate(todo));
         long started = System.nanoTime();
         var expected = Reference.renderAll(engines());
-        Map<Sweep.Unit, String> verified = new HashMap<>();   // once per combination and protocol
+        Map<Sweep.Unit, String> verified = new HashMap<>();   // once per combination and protocol, at any pool size
         for (Sweep.Task task : todo) {
             if (!stopped) {
                 runTask(task, verified, expected, progress, started);
@@ -224,7 +224,8 @@ public final class Bench {
             measureAll(task, sweep.target(), null, problem, expected, progress, started);
             return;
         }
-        Sweep.Unit unit = new Sweep.Unit(c, task.protocol());
+        // Verified at serve's pool size: its pages and bytes are the same on any (each JVM's bytes are checked).
+        Sweep.Unit unit = new Sweep.Unit(c, task.protocol(), site.ServeConfig.DEFAULT_THREADS);
         long verifying = System.nanoTime();
         if (!verified.containsKey(unit)) {   // the same jar and flags every repetition
             String why = check.verify(c, task.protocol());
@@ -235,11 +236,10 @@ public final class Bench {
             return;
         }
         String unverified = verified.get(unit).isEmpty() ? null : verified.get(unit);
-        Path log = unused(sweep.out().resolve("logs"), Point.label(c, task.protocol()) + ".rep"
-                + task.repetition(), ".server.log");
+        String label = Point.label(c, task.protocol(), task.threads());
+        Path log = unused(sweep.out().resolve("logs"), label + ".rep" + task.repetition(), ".server.log");
         ServerProcess[] ran = {null};   // for its phases, once closed
-        try (ServerProcess server = ServerProcess.start(site.ServeConfig.of(c, sweep.servers().delay())
-                .withTimers(sweep.servers().timers()).withProtocol(task.protocol()), sweep.serverCpuPrefix(),
+        try (ServerProcess server = ServerProcess.start(sweep.serveConfig(task), sweep.serverCpuPrefix(),
                 aot == null ? List.of() : aot.flags(c, task.protocol(), expected), log)) {
             ran[0] = server;
             String problem = unverified != null ? unverified
@@ -251,8 +251,7 @@ public final class Bench {
                 record(PointRows.failed(sweep.tool(), p, e.getMessage()).with(Metric.WINDOW, 1), task.repetition());
             }
         }
-        phases.record(task.repetition(), Point.label(c, task.protocol()), verifying,
-                aot == null ? 0 : aot.lastNanos(), ran[0]);
+        phases.record(task.repetition(), label, verifying, aot == null ? 0 : aot.lastNanos(), ran[0]);
     }
 
     /**

@@ -32,6 +32,7 @@ public final class BenchArgs {
         add(args, "--connections", points.connections(), d.points().connections(), String::valueOf);
         add(args, "--protocol", points.protocols(), d.points().protocols(), Protocol::id);
         add(args, "--streams", points.streams(), d.points().streams(), String::valueOf);
+        add(args, "--threads", points.threads(), d.points().threads(), String::valueOf);
         add(args, "--rate", points.rates(), d.points().rates(), r -> r == Math.rint(r) ? String.valueOf(r.longValue())
                 : String.valueOf(r));
         add(args, "--repeat", windows.repeat(), d.windows().repeat());

@@ -2,18 +2,13 @@ package bench;
 
 import base.Durations;
 import base.UsageException;
-import harness.CpuList;
-import harness.Kernel;
 import http.Protocol;
 import load.LoadGenerator;
 import model.DataSource;
 import model.Page;
+import site.Combination;
 import site.ServeConfig;
-import stats.Repetitions;
-import tables.Provenance;
-import tables.ResultsFolder;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashSet;
@@ -39,6 +34,10 @@ public record BenchConfig(Points points, Windows windows, Servers servers, Load 
      */
     public static final String DEFAULT_CONNECTIONS = "128";
     public static final String DEFAULT_STREAMS = "1";
+    /** serve's pool size: bench measures the servers as they serve by default. */
+    public static final String DEFAULT_THREADS = "" + ServeConfig.DEFAULT_THREADS;
+    /** The largest pool --threads takes: as many threads as a point may have connections, each waiting on one. */
+    public static final int MAX_THREADS = MAX_CONNECTIONS;
     /**
      * Six: the fewest fresh JVMs whose median has a real 95% interval (their range covers it at 96.9%; five give a
      * 93.75% range), and enough for compare's rank test (with three per side no difference can reach p < 0.05).
@@ -80,15 +79,39 @@ public record BenchConfig(Points points, Windows windows, Servers servers, Load 
 
     /**
      * What each combination is measured at: every page x connection count x rate (none: the closed loop), over each
-     * protocol (a server JVM of its own per protocol), HTTP/2's at each streams count in flight per connection.
+     * protocol (a server JVM of its own per protocol), HTTP/2's at each streams count in flight per connection, and,
+     * where the combination has a platform pool ({@link #pooled}), at each pool size (a server JVM of its own per
+     * size; the others once, at serve's default, which they do not use).
      */
     public record Points(List<Page> pages, List<Integer> connections, List<Double> rates, List<Protocol> protocols,
-                         List<Integer> streams) {
+                         List<Integer> streams, List<Integer> threads) {
         public Points {
             protocols = List.copyOf(new LinkedHashSet<>(protocols));   // a protocol named twice is measured once
-            if (protocols.isEmpty()) {
-                throw new IllegalArgumentException("a sweep measures over at least one protocol");
+            threads = List.copyOf(new LinkedHashSet<>(threads));   // and a pool size
+            if (protocols.isEmpty() || threads.isEmpty()) {
+                throw new IllegalArgumentException("a sweep measures over at least one protocol and pool size");
             }
+        }
+
+        /** At serve's pool size. */
+        public Points(List<Page> pages, List<Integer> connections, List<Double> rates, List<Protocol> protocols,
+                      List<Integer> streams) {
+            this(pages, connections, rates, protocols, streams, List.of(ServeConfig.DEFAULT_THREADS));
+        }
+
+        /** The same at these pool sizes. */
+        public Points withThreads(List<Integer> sizes) {
+            return new Points(pages, connections, rates, protocols, streams, sizes);
+        }
+
+        /** Whether {@code c} runs its handlers or renders on the platform pool of --threads ({@link Point#pooled}). */
+        public static boolean pooled(Combination c) {
+            return Point.pooled(c);
+        }
+
+        /** The pool sizes {@code c}'s server JVMs start with: each one where it has a pool, else serve's default. */
+        List<Integer> threads(Combination c) {
+            return c != null && pooled(c) ? threads : List.of(ServeConfig.DEFAULT_THREADS);
         }
 
         /** The streams per connection measured over {@code p}: HTTP/1.1 has one request in flight per connection. */
@@ -184,6 +207,10 @@ public record BenchConfig(Points points, Windows windows, Servers servers, Load 
         }
         if (points.connections().stream().anyMatch(c -> c > MAX_CONNECTIONS)) {
             throw new UsageException("--connections takes at most " + MAX_CONNECTIONS + " per point.");
+        }
+        if (points.threads().stream().anyMatch(t -> t < 1 || t > MAX_THREADS)) {
+            throw new UsageException("--threads takes whole numbers from 1 to " + MAX_THREADS + ", the platform pool"
+                    + " sizes of the servers bench starts.");
         }
         if (points.rates().stream().anyMatch(r -> r <= 0)) {
             throw new UsageException("--rate takes positive requests per second.");
@@ -284,7 +311,7 @@ public record BenchConfig(Points points, Windows windows, Servers servers, Load 
     public static BenchConfig defaults() {
         return new BenchConfig(new Points(List.of(Page.byId(DEFAULT_PAGES)), List.of(Integer.valueOf(
                 DEFAULT_CONNECTIONS)), List.of(), List.of(Protocol.byId(Protocol.DEFAULT_TEXT)),
-                List.of(Integer.valueOf(DEFAULT_STREAMS))),
+                List.of(Integer.valueOf(DEFAULT_STREAMS)), List.of(Integer.valueOf(DEFAULT_THREADS))),
                 new Windows(Integer.parseInt(DEFAULT_REPEAT), null, DEFAULT_WARMUP, Durations.parse(DEFAULT_WARMUP_MAX),
                         Durations.parse(DEFAULT_DURATION), DEFAULT_SETTLE, DEFAULT_WINDOWS, DEFAULT_PRECISION, 0),
                 new Servers(ServeConfig.DEFAULT_DELAY, ServeConfig.DEFAULT_TIMERS, null, null, false, false, false),
@@ -314,33 +341,5 @@ public record BenchConfig(Points points, Windows windows, Servers servers, Load 
 
     public BenchConfig with(Running r) {
         return new BenchConfig(points, windows, servers, load, folder, r);
-    }
-
-    /**
-     * What is checked on this machine, after the flags agree with each other and before anything is started or
-     * written: the open files the connections need, the results folder ({@code out}: the one chosen), what a resume
-     * goes on from, and the CPU lists.
-     */
-    public void checkHere(Path out) throws java.io.IOException {
-        long files = Kernel.fileLimits()[0];   // the JVM raised its soft limit to the hard one at start
-        int most = points.connections().stream().mapToInt(Integer::intValue).max().orElse(1);
-        if (files >= 0 && files < most + 200L) {
-            throw new UsageException("--connections=" + most + " needs " + (most + 200) + " open files, and this"
-                    + " process may open " + files + " (the hard limit, ulimit -Hn): raise it or use fewer.");
-        }
-        ResultsFolder.checkWritable(out, "--out");
-        // Resumable: rows to go on from, or a sweep stopped before its first window (its provenance record only); a
-        // folder that holds nothing yet (a sweep stopped while it was being set up) simply starts the run.
-        if (folder.resume() && !ResultsFolder.isFresh(out) && !Files.isRegularFile(out.resolve("summary.csv"))
-                && !Files.isRegularFile(out.resolve(Repetitions.FILE)) && !ResultsFolder.hasRunOf(out, "bench")) {
-            throw new UsageException("nothing to resume: " + out + " has no summary.csv, " + Repetitions.FILE
-                    + " or bench record in " + Provenance.FILE + ".");
-        }
-        if (servers.serverCpus() != null) {
-            CpuList.check("--server-cpus", servers.serverCpus());
-        }
-        if (servers.clientCpus() != null) {
-            CpuList.check("--client-cpus", servers.clientCpus());
-        }
     }
 }

@@ -67,8 +67,8 @@ final class BenchConsole {
         int most = sweep.windows().repeatMax();   // --precision may add repetitions up to it
         console.printf(Locale.ROOT, "bench: %d/%d repetition %d/%s %s %s c%d%s %s (ETA %s)%n", done, total,
                 repetition, most == sweep.repeat() ? String.valueOf(most) : sweep.repeat() + "-" + most, p.describe(), p.page().id(), p.connections(),
-                p.protocol() == http.Protocol.H1 && p.streams() == 1 ? "" : " " + p.protocol().id() + " x"
-                        + p.streams() + " streams",
+                (p.protocol() == http.Protocol.H1 && p.streams() == 1 ? "" : " " + p.protocol().id() + " x"
+                        + p.streams() + " streams") + Point.threadsSuffix(" threads=", p.threads()),
                 p.rate() > 0 ? "rate " + (long) p.rate() + "/s" : "closed loop", eta);
         console.flush();
     }
@@ -86,7 +86,8 @@ final class BenchConsole {
         head.addAll(List.of("valid", "dist"));
         console.printf(Locale.ROOT, "%n" + format, head.toArray());
         for (Row r : rows) {
-            List<Object> cells = new ArrayList<>(Arrays.asList(r.server(), r.engine(), r.mode(), r.page(),
+            List<Object> cells = new ArrayList<>(Arrays.asList(r.server(), r.engine(),
+                    r.mode() + Point.threadsSuffix("/", r.threads()), r.page(),
                     r.connections(), r.protocol() + (r.streams() == 1 ? "" : "/" + r.streams()),
                     r.rate() == null ? "-" : r.rate(), r.spread() == null ? "-" : r.spread().n()));
             FIGURES.forEach(m -> cells.add(m.interval() ? Repetitions.withSpread(r, m.column())
@@ -101,7 +102,8 @@ final class BenchConsole {
                 + "95% from 6 repetitions on, the whole range below that; milliseconds; proto: the protocol, /N its "
                 + "streams per connection; item1: the first item's "
                 + "markup; cpu/req: server CPU per request; ceiling: throughput / the raw baseline's; dist: a "
-                + "repetition was disturbed)");
+                + "repetition was disturbed" + (rows.stream().allMatch(r -> Point.threadsSuffix("", r.threads())
+                .isEmpty()) ? "" : "; mode/N: on a platform pool of N threads, --threads") + ")");
         console.println("bench: results in " + sweep.out().toAbsolutePath());
         console.flush();
     }

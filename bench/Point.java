@@ -1,23 +1,38 @@
 package bench;
 
 import http.Protocol;
+import model.Handler;
+import model.Mode;
 import model.Page;
+import model.Serving;
 import site.Combination;
+import site.ServeConfig;
 
 /**
  * One measured point of a sweep: a combination, a page, a connection count and a rate (0: the closed loop), over a
- * protocol with a number of HTTP/2 streams in flight per connection (1 over HTTP/1.1). A foreign app's point
- * ({@code --target} with {@code --label}) has no combination: {@code app} is its label.
+ * protocol with a number of HTTP/2 streams in flight per connection (1 over HTTP/1.1), on a server whose platform
+ * pool has {@code threads} threads (--threads; null where the combination runs its handlers and renders on none:
+ * {@link #pooled}). A foreign app's point ({@code --target} with {@code --label}) has no
+ * combination: {@code app} is its label, and it has no pool size known here.
  */
 record Point(Combination combination, String app, Page<?> page, int connections, double rate, Protocol protocol,
-             int streams) {
+             int streams, Integer threads) {
 
+    /** At serve's default pool size, over HTTP/1.1. */
     Point(Combination combination, Page<?> page, int connections, double rate) {
-        this(combination, null, page, connections, rate, Protocol.H1, 1);
+        this(combination, page, connections, rate, Protocol.H1, 1);
     }
 
+    /** At serve's default pool size. */
     Point(Combination combination, Page<?> page, int connections, double rate, Protocol protocol, int streams) {
-        this(combination, null, page, connections, rate, protocol, streams);
+        this(combination, page, connections, rate, protocol, streams, ServeConfig.DEFAULT_THREADS);
+    }
+
+    /** On a server started with {@code --threads=threads}: the point's pool size if the combination has a pool. */
+    Point(Combination combination, Page<?> page, int connections, double rate, Protocol protocol, int streams,
+          int threads) {
+        this(combination, null, page, connections, rate, protocol, streams,
+                pooled(combination) ? threads : null);
     }
 
     static Point foreign(String label, Page<?> page, int connections, double rate) {
@@ -25,17 +40,34 @@ record Point(Combination combination, String app, Page<?> page, int connections,
     }
 
     static Point foreign(String label, Page<?> page, int connections, double rate, Protocol protocol, int streams) {
-        return new Point(null, label, page, connections, rate, protocol, streams);
+        return new Point(null, label, page, connections, rate, protocol, streams, null);
+    }
+
+    /**
+     * Whether {@code c} runs its handlers or its renders on the platform pool of --threads, as its plan says
+     * ({@link Serving}): the blocking mode on every server, and every mode whose handler is a thread of such a pool
+     * (javalin's callback modes). The others (virtual threads, event loops, callbacks) run alike whatever the pool's
+     * size, and their points have none.
+     */
+    static boolean pooled(Combination c) {
+        Serving plan = c.serving();
+        return plan.handler().kind() == Handler.Kind.PLATFORM || plan.renderOn() == Mode.Runs.PLATFORM;
     }
 
     /**
      * File-name label: server-engine-mode-page-cN[-rR] (a foreign app: foreign-LABEL-foreign-page-...), then the
-     * protocol and streams where they are not HTTP/1.1's one ({@code -h2c-s8}), so that the names of a folder
-     * measured before protocols stay what they were.
+     * protocol and streams where they are not HTTP/1.1's one ({@code -h2c-s8}) and the pool size where it is not
+     * serve's default ({@code -t4}), so that the names of a sweep at the defaults stay what they were.
      */
     String name() {
         return subject() + "-" + page.id() + "-c" + connections + (rate > 0 ? "-r" + (long) rate : "")
-                + (protocol == Protocol.H1 && streams == 1 ? "" : "-" + protocol.id() + "-s" + streams);
+                + (protocol == Protocol.H1 && streams == 1 ? "" : "-" + protocol.id() + "-s" + streams)
+                + threadsSuffix("-t", threads);
+    }
+
+    /** {@code -t4} (with {@code sep} "-t") for a pool size other than serve's default; nothing for it or none. */
+    static String threadsSuffix(String sep, Integer threads) {
+        return threads == null || threads == ServeConfig.DEFAULT_THREADS ? "" : sep + threads;
     }
 
     /** The combination, or the foreign app as its row names it. */
@@ -58,5 +90,10 @@ record Point(Combination combination, String app, Page<?> page, int connections,
      */
     static String label(Combination c, Protocol protocol) {
         return label(c) + (protocol == Protocol.H1 ? "" : "." + protocol.id());
+    }
+
+    /** The same on a server started with {@code --threads=threads} (null: the default): {@code .t4} where not it. */
+    static String label(Combination c, Protocol protocol, Integer threads) {
+        return label(c, protocol) + threadsSuffix(".t", threads);
     }
 }

@@ -53,7 +53,7 @@ final class PointRows {
         }
         Combination c = p.combination();
         return RowBuilder.of(tool, c.server().id(), c.engine().id(), c.mode().id(), p.page().id(), p.connections(),
-                p.rate()).transport(p.protocol().id(), p.streams());
+                p.rate()).transport(p.protocol().id(), p.streams()).set(tables.Metric.THREADS, p.threads());
     }
 
     /** A point that was not measured, and why. */
@@ -124,14 +124,14 @@ final class PointRows {
     }
 
     /**
-     * The raw baseline's valid closed-loop throughput at each tool, server, mode, page, connection count, protocol
-     * and streams: the ceiling of every engine's row at the same point.
+     * The raw baseline's valid closed-loop throughput at each tool, server, mode, page, connection count, protocol,
+     * streams and pool size: the ceiling of every engine's row at the same point.
      */
     static final class Ceilings {
         private record Where(String tool, String server, String mode, String page, int connections, String protocol,
-                             int streams) {
+                             int streams, Integer threads) {
             Where(Row r) {
-                this(r.tool(), r.server(), r.mode(), r.page(), r.connections(), r.protocol(), r.streams());
+                this(r.tool(), r.server(), r.mode(), r.page(), r.connections(), r.protocol(), r.streams(), r.threads());
             }
         }
 

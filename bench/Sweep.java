@@ -40,6 +40,12 @@ public record Sweep(BenchConfig config, List<Combination> combinations, URI targ
         this(config, combinations, null, null, config.load().loadDriver(), Map.of());
     }
 
+    /** What the server JVM of {@code task} serves: its combination, protocol and pool size at the sweep's delay. */
+    site.ServeConfig serveConfig(Task task) {
+        return site.ServeConfig.of(task.combination(), servers().delay()).withTimers(servers().timers())
+                .withProtocol(task.protocol()).withThreads(task.threads());
+    }
+
     /** The tool column of this sweep's rows: its driver's ({@code --driver}). */
     public String tool() {
         return driver.about().tool();
@@ -75,12 +81,18 @@ public record Sweep(BenchConfig config, List<Combination> combinations, URI targ
         return cpus == null ? List.of() : List.of("taskset", "-c", cpus);
     }
 
-    /** One repetition of one combination over one protocol (a server JVM): its points, pages in this order. */
-    record Task(int repetition, Combination combination, Protocol protocol, List<Point> points) {
+    /**
+     * One repetition of one combination over one protocol with one pool size (a server JVM started with
+     * {@code --threads=threads}): its points, pages in this order.
+     */
+    record Task(int repetition, Combination combination, Protocol protocol, int threads, List<Point> points) {
     }
 
-    /** What one server JVM serves in a repetition: a combination (null: the foreign app) over a protocol. */
-    record Unit(Combination combination, Protocol protocol) {
+    /**
+     * What one server JVM serves in a repetition: a combination (null: the foreign app) over a protocol, its platform
+     * pool of {@code threads} (serve's default where the combination has none).
+     */
+    record Unit(Combination combination, Protocol protocol, int threads) {
     }
 
     /**
@@ -109,11 +121,14 @@ public record Sweep(BenchConfig config, List<Combination> combinations, URI targ
         if (foreign != null) {
             all.add(null);   // the foreign app's task: shuffled among the combinations
         }
-        // Combination by combination, protocol by protocol: with one protocol the list (and so the order a seed
-        // gives) is the combinations' alone, as sweeps measured before --protocol took a list were ordered.
+        // Combination by combination, protocol by protocol, pool size by pool size: with one protocol and one pool
+        // size the list (and so the order a seed gives) is the combinations' alone, as sweeps measured before
+        // --protocol and --threads took a list were ordered.
         List<Unit> units = new ArrayList<>();
         for (Combination c : all) {
-            at.protocols().forEach(p -> units.add(new Unit(c, p)));
+            for (Protocol p : at.protocols()) {
+                at.threads(c).forEach(t -> units.add(new Unit(c, p, t)));
+            }
         }
         Collections.shuffle(units, order);
         for (Unit unit : units) {
@@ -127,7 +142,8 @@ public record Sweep(BenchConfig config, List<Combination> combinations, URI targ
                         for (double rate : at.rates().isEmpty() ? List.of(0.0) : at.rates()) {
                             Point p = c == null ? Point.foreign(foreign.label(), page, connections, rate,
                                     unit.protocol(), streams)
-                                    : new Point(c, page, connections, rate, unit.protocol(), streams);
+                                    : new Point(c, page, connections, rate, unit.protocol(), streams,
+                                    unit.threads());
                             if (wanted.test(p)
                                     && !done.getOrDefault(PointRows.key(tool(), p), Set.of()).contains(rep)) {
                                 points.add(p);
@@ -137,7 +153,7 @@ public record Sweep(BenchConfig config, List<Combination> combinations, URI targ
                 }
             }
             if (!points.isEmpty()) {
-                tasks.add(new Task(rep, c, unit.protocol(), points));
+                tasks.add(new Task(rep, c, unit.protocol(), unit.threads(), points));
             }
         }
         return tasks;
@@ -181,6 +197,10 @@ public record Sweep(BenchConfig config, List<Combination> combinations, URI targ
         // What the load generator spoke (every row says it too) and, over HTTP/2, how: its windows above all.
         more.put("protocol", String.join(",", points().protocols().stream().map(Protocol::id).toList()));
         more.put("streams", points().streams());
+        // The pool sizes, and what they sized: the server JVMs of the others started at serve's default, unused.
+        more.put("threads", points().threads());
+        more.put("threads_sized", target != null || foreign != null ? List.of() : combinations.stream()
+                .filter(BenchConfig.Points::pooled).map(Combination::toString).toList());
         if (points().http2()) {
             more.put("http2_client", H2Load.describe());
         }

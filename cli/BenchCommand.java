@@ -67,6 +67,13 @@ final class BenchCommand implements Callable<Integer> {
                     + " over HTTP/2 (h1's points keep one request per connection; default: ${DEFAULT-VALUE}).")
     List<Integer> streams;
 
+    @Option(names = "--threads", split = ",", paramLabel = "N", defaultValue = BenchConfig.DEFAULT_THREADS,
+            description = "Platform pool sizes of the servers started here (serve --threads), a server JVM each: for"
+                    + " the combinations that run their handlers or renders on that pool (the blocking mode, and"
+                    + " javalin's modes with a platform handler), a point each; the others are measured once, at"
+                    + " the default, which they do not use (default: ${DEFAULT-VALUE}).")
+    List<Integer> threads;
+
     @Option(names = "--rate", split = ",", paramLabel = "REQ_PER_S",
             description = "Open loop at these rates (requests/s); without it, a closed loop.")
     List<Double> rates = List.of();
@@ -191,8 +198,12 @@ final class BenchCommand implements Callable<Integer> {
         LoadDriver loadDriver = LoadDrivers.byId(driver);
         List<Protocol> over = BenchProtocols.check(protocol.stream().map(Protocol::byId).toList(), streams,
                 Cli.given(spec, "--streams"), loadDriver.about(), selection.target != null);
+        if (Cli.given(spec, "--threads") && selection.target != null) {
+            throw new UsageException("--threads sizes the pools of the servers bench starts: a --target runs with its"
+                    + " own (serve --threads), which bench records.");
+        }
         return new BenchConfig(new BenchConfig.Points(pages.stream().<Page>map(Page::byId).toList(), connections,
-                rates, over, streams), new BenchConfig.Windows(repeat, seed, warmup, warmupMax, duration,
+                rates, over, streams, threads), new BenchConfig.Windows(repeat, seed, warmup, warmupMax, duration,
                 settle, windows, Cli.given(spec, "--repeat") && !Cli.given(spec, "--precision") ? BenchConfig.OFF
                 : precision, repeatMax),
                 new BenchConfig.Servers(delay, timers, serverCpus, clientCpus, jfr, noBaseline, noAotCache),
@@ -234,7 +245,7 @@ final class BenchCommand implements Callable<Integer> {
     private int run(Path folder, java.util.concurrent.atomic.AtomicReference<Bench> sweeping) throws Exception {
         BenchConfig config = config();
         List<Page> chosenPages = config.points().pages();
-        config.checkHere(folder);
+        bench.MachineCheck.check(config, folder);
         // The last check, after every usage error: one request to a running server, before anything is written.
         Foreign foreign = selection.foreign(delay, Cli.given(spec, "--delay"));
         Target running = foreign != null ? null : selection.target(delay, Cli.given(spec, "--delay"));
@@ -242,8 +253,15 @@ final class BenchCommand implements Callable<Integer> {
                 ? selection.combinations(List.of(Registry.SERVERS.get(0).id())) : List.of(running.combination());
         if (running != null) {
             BenchProtocols.spokenBy(running, config.points().protocols());
+            if (running.config() != null) {   // the pool size it runs with, as its /info.json tells
+                config = config.with(config.points().withThreads(List.of(running.config().threads())));
+            }
         } else {
             BenchProtocols.spokenBy(chosen, config.points().protocols());
+        }
+        if (Cli.given(spec, "--threads") && chosen.stream().noneMatch(BenchConfig.Points::pooled)) {
+            throw new UsageException("--threads sizes a platform pool, and none of the selected combinations runs on"
+                    + " one: select the blocking mode (or a javalin mode but virtual and buffered).");
         }
         // A foreign app's pages are checked before anything is measured or written; their bodies are the verified
         // ones the load generator compares every response with.

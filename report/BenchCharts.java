@@ -120,6 +120,7 @@ final class BenchCharts {
         boolean tools = rows.stream().map(Row::tool).distinct().count() > 1;
         boolean rawModes = rows.stream().filter(r -> r.engine().equals(raw)).map(Row::mode).distinct().count() > 1;
         boolean connections = !logX && rows.stream().map(Row::connections).distinct().count() > 1;
+        boolean pools = rows.stream().map(Row::threads).filter(java.util.Objects::nonNull).distinct().count() > 1;
         YIntervalSeriesCollection dataset = new YIntervalSeriesCollection();
         Map<String, Integer> seriesOf = new HashMap<>();
         Map<String, Row> disturbed = new HashMap<>();   // by series and x
@@ -137,7 +138,7 @@ final class BenchCharts {
                     : r.server().equals(Row.FOREIGN) ? engine : engine + "/" + r.mode();
             // The built-in load generator is the default; another tool's rows (wrk) say so in their label.
             label += (r.tool().equals(Row.PSSRBENCH) ? "" : " [" + r.tool() + "]")
-                    + (connections ? ", " + r.connections() + " connections" : "")
+                    + (connections ? ", " + r.connections() + " connections" : "") + threads(r, pools)
                     + (users == null ? "" : UsersChart.label(r));
             Integer index = seriesOf.get(label);
             if (index == null) {
@@ -184,7 +185,7 @@ final class BenchCharts {
         theme.apply(chart);
         for (int i = 0; i < firstOfSeries.size(); i++) {
             Row r = firstOfSeries.get(i);
-            renderer.setSeriesPaint(i, look.colour(key(r, connections), r.engine().equals(raw)));
+            renderer.setSeriesPaint(i, look.colour(key(r, connections) + threads(r, pools), r.engine().equals(raw)));
             renderer.setSeriesShape(i, look.shape(r.mode()));
             renderer.setSeriesStroke(i, look.stroke(r.mode(), tools && !r.tool().equals(Row.PSSRBENCH)));
         }
@@ -245,6 +246,11 @@ final class BenchCharts {
     private static String key(Row r, boolean connections) {
         return r.engine() + "/" + r.mode() + (r.tool().equals(Row.PSSRBENCH) ? "" : " [" + r.tool() + "]")
                 + (connections ? ", " + r.connections() + " connections" : "");
+    }
+
+    /** {@code ", 4 threads"} where a chart draws points at several pool sizes (--threads) and this one has one. */
+    private static String threads(Row r, boolean pools) {
+        return pools && r.threads() != null ? ", " + r.threads() + " threads" : "";
     }
 
     /** The row's interval for the median of {@code column}, or {@code [y, y]} (no bar) where it has none. */

@@ -24,6 +24,7 @@ import java.io.Serial;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -88,24 +89,11 @@ final class UsersChart {
         renderer.setDrawOutlines(false);
         renderer.setLegendLine(SeriesLook.LEGEND_LINE);
         for (Map.Entry<String, String> mode : AGGREGATED.entrySet()) {
-            Aggregate aggregate = aggregate(mode.getKey(), mode.getValue());
-            if (aggregate == null) {
-                continue;
-            }
-            Integer n = ScalesTo.of(aggregate.points());
-            YIntervalSeries series = aggregate.series();
-            series.setKey(series.getKey() + (n == null ? "" : ", scales to " + n));
-            int i = aggregates.getSeriesCount();
-            aggregates.addSeries(series);
-            Color colour = look.colour(mode.getValue() + " (mean)", false);
-            renderer.setSeriesPaint(i, colour);
-            renderer.setSeriesFillPaint(i, colour);
-            renderer.setSeriesShape(i, look.shape(mode.getKey()));
-            BasicStroke line = (BasicStroke) look.stroke(mode.getKey(), false);
-            renderer.setSeriesStroke(i, new BasicStroke(AGGREGATE_WIDTH, line.getEndCap(), line.getLineJoin(),
-                    line.getMiterLimit(), line.getDashArray(), 0f));
-            if (n != null) {
-                knee(plot, series, n, colour);
+            // One aggregate per pool size (bench --threads): the study's Blocking is one bounded pool, and averaging
+            // two sizes would hide the knee each has.
+            for (Integer size : rows.stream().filter(r -> r.mode().equals(mode.getKey())).map(Row::threads)
+                    .distinct().sorted(Comparator.nullsFirst(Comparator.naturalOrder())).toList()) {
+                drawAggregate(plot, aggregates, renderer, look, mode, size);
             }
         }
         if (aggregates.getSeriesCount() > 0) {
@@ -113,6 +101,31 @@ final class UsersChart {
             plot.setDataset(1, aggregates);
             plot.setRenderer(1, renderer);
             plot.setDatasetRenderingOrder(DatasetRenderingOrder.FORWARD);
+        }
+    }
+
+    /** The aggregate of {@code mode}'s engines at pool size {@code size} (null: none), if it can be drawn. */
+    private void drawAggregate(XYPlot plot, YIntervalSeriesCollection aggregates, DeviationRenderer renderer,
+            SeriesLook look, Map.Entry<String, String> mode, Integer size) {
+        String name = mode.getValue() + (size == null ? "" : " on " + size + " threads");
+        Aggregate aggregate = aggregate(mode.getKey(), size, name);
+        if (aggregate == null) {
+            return;
+        }
+        Integer n = ScalesTo.of(aggregate.points());
+        YIntervalSeries series = aggregate.series();
+        series.setKey(series.getKey() + (n == null ? "" : ", scales to " + n));
+        int i = aggregates.getSeriesCount();
+        aggregates.addSeries(series);
+        Color colour = look.colour(name + " (mean)", false);
+        renderer.setSeriesPaint(i, colour);
+        renderer.setSeriesFillPaint(i, colour);
+        renderer.setSeriesShape(i, look.shape(mode.getKey()));
+        BasicStroke line = (BasicStroke) look.stroke(mode.getKey(), false);
+        renderer.setSeriesStroke(i, new BasicStroke(AGGREGATE_WIDTH, line.getEndCap(), line.getLineJoin(),
+                line.getMiterLimit(), line.getDashArray(), 0f));
+        if (n != null) {
+            knee(plot, series, n, colour);
         }
     }
 
@@ -125,14 +138,15 @@ final class UsersChart {
     }
 
     /**
-     * The mode's aggregate: at each count where at least {@link #FEWEST_ENGINES} engines have a valid point, their
+     * The mode's aggregate at one pool size ({@code threads}, null for none): at each count where at least {@link #FEWEST_ENGINES} engines have a valid point, their
      * mean throughput; null where fewer engines ran the mode. Its name says how many engines and what the band is.
      */
-    private Aggregate aggregate(String mode, String name) {
+    private Aggregate aggregate(String mode, Integer threads, String name) {
         Map<Integer, List<Row>> byCount = new TreeMap<>();
         List<String> engines = new ArrayList<>();
         for (Row r : rows) {
-            if (r.mode().equals(mode) && !r.engine().equals(raw) && r.tool().equals(Row.PSSRBENCH)
+            if (r.mode().equals(mode) && java.util.Objects.equals(r.threads(), threads) && !r.engine().equals(raw)
+                    && r.tool().equals(Row.PSSRBENCH)
                     && !r.server().equals(Row.FOREIGN) && r.reqPerS() != null) {
                 byCount.computeIfAbsent(r.connections(), c -> new ArrayList<>()).add(r);
                 if (!engines.contains(r.engine())) {

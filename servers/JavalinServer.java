@@ -48,6 +48,15 @@ public final class JavalinServer implements Server {
     private static final Set<String> KNOWN_METHODS = HandlerType.values().stream().filter(HandlerType::isHttpMethod)
             .map(HandlerType::name).collect(java.util.stream.Collectors.toUnmodifiableSet());
 
+    /*
+     * At least 2 acceptors and 2 selectors (Jetty's defaults are 1 and 1 on 2 cores): with 1 selector, 10,000
+     * connections opened at once overflowed even the 4096 backlog (2,503-7,806 kernel drops, connect p99 1.1-2.3 s);
+     * with 2 and 2, none in one run, 3,102 in the next (docs/servers.md).
+     */
+    private static final int CORES = Runtime.getRuntime().availableProcessors();
+    private static final int ACCEPTORS = Math.max(2, Math.min(4, CORES / 8));
+    private static final int SELECTORS = Math.max(2, CORES / 2);
+
     @Override
     public String id() {
         return "javalin";
@@ -122,12 +131,8 @@ public final class JavalinServer implements Server {
             // idle timeout restarts on every byte read, so it closes a half-sent head but not a trickling one:
             // JettyHeadWatch bounds the whole head.
             cfg.jetty.addConnector((server, http) -> {
-                // At least 2 acceptors and 2 selectors (Jetty's defaults are 1 and 1 on 2 cores): with 1 selector,
-                // 10,000 connections opened at once overflowed even the 4096 backlog (2,503-7,806 kernel drops,
-                // connect p99 1.1-2.3 s); with 2 and 2, none in one run, 3,102 in the next (docs/servers.md).
-                int cores = Runtime.getRuntime().availableProcessors();
-                ServerConnector connector = new ServerConnector(server, Math.max(2, Math.min(4, cores / 8)),
-                        Math.max(2, cores / 2), factories(listen.protocol(), listen.tls(), http));
+                ServerConnector connector = new ServerConnector(server, ACCEPTORS, SELECTORS,
+                        factories(listen.protocol(), listen.tls(), http));
                 connector.setHost(listen.host());
                 connector.setPort(listen.port());
                 connector.setAcceptQueueSize(listen.limits().backlog());
@@ -150,8 +155,16 @@ public final class JavalinServer implements Server {
             if (handler.kind() == Handler.Kind.VIRTUAL) {
                 cfg.concurrency.useVirtualThreads = true;
             } else {
-                // A fixed pool (min = max): started up front, so the thread count does not drift in a run.
-                QueuedThreadPool pool = new QueuedThreadPool(listen.threads(), listen.threads());
+                // A fixed pool (min = max): started up front, so the thread count does not drift in a run. Jetty
+                // runs its acceptors and selectors on the same pool, each holding a thread for good: they come on
+                // top, so that exactly --threads requests run at once (a pool of --threads alone left 3 of 4 to
+                // requests, and 4 in all would not start). No reserved threads: Jetty's idle reserved threads
+                // (1 or 2 here) would make the bound vary, fewer requests at once while they wait and more when
+                // they take a request (measured with 4: 3 and 5), and without them each request goes from the
+                // selector to a pool thread (PoolSizeTest).
+                int size = listen.threads() + ACCEPTORS + SELECTORS;
+                QueuedThreadPool pool = new QueuedThreadPool(size, size);
+                pool.setReservedThreads(0);
                 pool.setName(handler.answersLater() ? "jetty-async" : "jetty-blocking");
                 cfg.jetty.threadPool = pool;
             }

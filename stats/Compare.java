@@ -175,9 +175,9 @@ public final class Compare {
         if (held.size() == 1) {
             throw new UsageException(dir + " holds only " + baseline + ": no other combination to compare with it.");
         }
-        Map<String, List<Row>> base = new LinkedHashMap<>();
+        Map<String, List<List<Row>>> base = new LinkedHashMap<>();   // by where: one per pool size
         all.values().stream().filter(rows -> combination(rows.get(0)).equals(baseline))
-                .forEach(rows -> base.put(where(rows.get(0)), rows));
+                .forEach(rows -> base.computeIfAbsent(where(rows.get(0)), w -> new ArrayList<>()).add(rows));
         List<Pair> pairs = new ArrayList<>();
         int missing = 0;
         for (List<Row> rows : all.values()) {
@@ -185,7 +185,7 @@ public final class Compare {
             if (combination(first).equals(baseline)) {
                 continue;
             }
-            List<Row> against = base.get(where(first));
+            List<Row> against = samePool(base.getOrDefault(where(first), List.of()), first.threads());
             if (against == null) {
                 missing++;
             } else {
@@ -310,6 +310,15 @@ public final class Compare {
         return r.server() + "/" + r.engine() + "/" + r.mode();
     }
 
+    /**
+     * The baseline's point at pool size {@code threads}, or its only point where it has one (a mode without a pool
+     * against one with), or null: where the baseline was measured at several pool sizes, none of them the other's.
+     */
+    private static List<Row> samePool(List<List<Row>> baseline, Integer threads) {
+        return baseline.stream().filter(rows -> Objects.equals(rows.get(0).threads(), threads)).findFirst()
+                .orElse(baseline.size() == 1 ? baseline.get(0) : null);
+    }
+
     /** Where a point was measured, whatever the combination: page, model, connections, rate, protocol, streams. */
     private static String where(Row r) {
         return String.join("|", r.tool(), r.page(), r.model(), String.valueOf(r.connections()),
@@ -318,11 +327,11 @@ public final class Compare {
 
     /**
      * {@code nima jstachio virtual stocks c16} (and {@code rate 800}; the tool when not pssrbench; the protocol and
-     * streams when not HTTP/1.1's one).
+     * streams when not HTTP/1.1's one; {@code t4}, the pool size, where there is one).
      */
     static String label(Row r) {
         return (r.tool().equals(Row.PSSRBENCH) ? "" : r.tool() + " ") + String.join(" ", r.server(), r.engine(),
                 r.mode(), r.page(), "c" + r.connections()) + (r.rate() == null ? "" : " rate " + r.rate())
-                + (r.plainHttp1() ? "" : " " + r.transport());
+                + (r.plainHttp1() ? "" : " " + r.transport()) + (r.threads() == null ? "" : " t" + r.threads());
     }
 }

@@ -32,6 +32,7 @@ public enum Metric {
     RATE("rate", WHOLE, IDENTITY, SAME, NONE, false, true),
     PROTOCOL("protocol", TEXT, IDENTITY, SAME, NONE, false, false),
     STREAMS("streams", INT, IDENTITY, SAME, NONE, false, false),
+    THREADS("threads", INT, IDENTITY, SAME, NONE, false, true),
     DURATION_S("duration_s", DECIMAL, RUN, MEDIAN, NONE, false, false),
     REQUESTS("requests", WHOLE, RUN, MEDIAN, HIGHER, false, false),
     ERRORS("errors", WHOLE, RUN, SUM, LOWER, false, false),

@@ -29,7 +29,8 @@ import static tables.Metric.*;
  * {@code foreign_cpu} the CPU the rest of the machine used during the window, in cores, and {@code steal_pct} the
  * hypervisor's steal time; {@code disturbed} whether either passed its threshold ({@link #disturbs});
  * {@code protocol} ({@code h1}, {@code h2c}, {@code h2}) and {@code streams} (per connection) are part of the point's
- * identity.
+ * identity, and so is {@code threads}: the size of the platform pool the server ran the point's handlers or renders on
+ * ({@code --threads}), null where it ran them on none (virtual threads, event loops, callbacks) or is not known.
  */
 public final class Row {
 
@@ -100,6 +101,9 @@ public final class Row {
         if (streams() < 1) {
             throw new IllegalArgumentException("a point has at least one stream per connection, not " + streams());
         }
+        if (threads() != null && threads() < 1) {
+            throw new IllegalArgumentException("a platform pool has at least one thread, not " + threads());
+        }
     }
 
     /** A row of these values (a metric missing: null) and spread (null but in a summary row). */
@@ -168,6 +172,7 @@ public final class Row {
     public Long rate() { return whole(RATE); }
     public String protocol() { return (String) get(PROTOCOL); }
     public int streams() { return (Integer) get(STREAMS); }
+    public Integer threads() { return (Integer) get(THREADS); }
     public long requests() { return whole(REQUESTS); }
     public Long errors() { return whole(ERRORS); }
     public boolean valid() { return (Boolean) get(VALID); }
@@ -258,12 +263,13 @@ public final class Row {
     }
 
     /**
-     * Which point this row is, whatever its repetition: the rows of one point share it. The protocol and the streams
-     * are part of it: a point over h2c is never a repetition of the same point over HTTP/1.1.
+     * Which point this row is, whatever its repetition: the rows of one point share it. The protocol, the streams
+     * and the pool size are part of it: a point over h2c is never a repetition of the same point over HTTP/1.1, nor
+     * one on 4 platform threads of the same point on 200.
      */
     public String pointKey() {
         return String.join("|", tool(), server(), engine(), mode(), page(), model(), String.valueOf(connections()),
-                String.valueOf(rate()), protocol(), String.valueOf(streams()));
+                String.valueOf(rate()), protocol(), String.valueOf(streams()), String.valueOf(threads()));
     }
 
     /** Whether the point was measured over HTTP/1.1, one request at a time per connection (as every row before). */
@@ -277,12 +283,13 @@ public final class Row {
     }
 
     /**
-     * What was measured, for messages: {@code wrk nima jstachio virtual stocks closed c16} (and the rate; and the
-     * protocol and streams where they are not HTTP/1.1's one).
+     * What was measured, for messages: {@code wrk nima jstachio virtual stocks closed c16} (and the rate; the
+     * protocol and streams where they are not HTTP/1.1's one; the pool size where there is one).
      */
     public String label() {
         return String.join(" ", tool(), server(), engine(), mode(), page(), model(), "c" + connections())
-                + (rate() == null ? "" : " rate " + rate()) + (plainHttp1() ? "" : " " + transport());
+                + (rate() == null ? "" : " rate " + rate()) + (plainHttp1() ? "" : " " + transport())
+                + (threads() == null ? "" : " threads " + threads());
     }
 
     /** How a decimal is written in results: three places, whatever the locale; rows keep what the file keeps. */

@@ -164,6 +164,9 @@ public final class Summary {
         if (values.get(Metric.STREAMS) instanceof Integer n && n < 1) {
             throw c.refused("streams", "a whole number of at least 1");
         }
+        if (values.get(Metric.THREADS) instanceof Integer n && n < 1) {
+            throw c.refused("threads", "empty or a whole number of at least 1");
+        }
         return Row.of(values, spread(c));
     }
 

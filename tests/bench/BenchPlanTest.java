@@ -185,6 +185,50 @@ class BenchPlanTest {
                 "one protocol: the order a seed gave before");
     }
 
+    /**
+     * --threads: a server JVM per pool size for a combination that has a platform pool (blocking), its points each
+     * with their size, named and keyed apart, so that a resume never takes one size's repetitions for the other's; a
+     * combination without one (virtual) once, at serve's default, its points without a size; and the two sizes of a
+     * point are two summary rows.
+     */
+    @Test
+    void eachPoolSizeIsAServerJvmAndAPointOfItsOwnWhereThereIsAPool() {
+        Combination blocking = Registry.combinations().stream().filter(c -> c.server().id().equals("netty")
+                && c.engine().id().equals("jstachio") && c.mode().id().equals("blocking")).findFirst().orElseThrow();
+        Combination virtual = new Combination(blocking.server(), blocking.engine(), Registry.mode("virtual"));
+        assertTrue(BenchConfig.Points.pooled(blocking));
+        assertTrue(!BenchConfig.Points.pooled(virtual));
+        Sweep plain = sweep(5, 2);
+        Sweep s = new Sweep(config(POINTS.pages(), POINTS.connections(), POINTS.protocols(), POINTS.streams(), 2, 5,
+                plain.out(), false).with(POINTS.withThreads(List.of(4, 200, 4))), List.of(blocking, virtual));
+        var tasks = s.plan(Map.of());
+        assertEquals(2 * 3, tasks.size(), "per repetition: blocking on 4 and on 200 threads, virtual once");
+        for (var t : tasks) {
+            boolean pooled = t.combination().equals(blocking);
+            assertTrue(pooled || t.threads() == site.ServeConfig.DEFAULT_THREADS, "started at the default: " + t);
+            assertEquals(t.threads() == 4, s.serveConfig(t).args().contains("--threads=4"), "its server JVM's flags: "
+                    + s.serveConfig(t).args());
+            t.points().forEach(p -> assertEquals(pooled ? Integer.valueOf(t.threads()) : null, p.threads(), p.name()));
+        }
+        Point four = new Point(blocking, Page.STOCKS, 128, 0, http.Protocol.H1, 1, 4);
+        Point more = new Point(blocking, Page.STOCKS, 128, 0);
+        assertTrue(four.name().endsWith("-stocks-c128-t4"), four.name());
+        assertTrue(more.name().endsWith("-stocks-c128"), "the default's name as before: " + more.name());
+        assertEquals(Integer.valueOf(200), more.threads());
+        assertEquals(null, new Point(virtual, Page.STOCKS, 128, 0, http.Protocol.H1, 1, 4).threads());
+        assertNotEquals(PointRows.key(four), PointRows.key(more));
+        assertEquals(2 * 3 * 4 - 2, s.plan(Map.of(PointRows.key(four), Set.of(1, 2))).stream()
+                .mapToInt(t -> t.points().size()).sum(), "the 4 threads' repetitions are not the 200's");
+        List<tables.Row> windows = new ArrayList<>();
+        for (int rep = 1; rep <= 2; rep++) {
+            for (Point p : List.of(four, more)) {
+                windows.add(PointRows.failed(p, "-").withRepetition(rep));
+            }
+        }
+        assertEquals(List.of(4, 200), Repetitions.summarize(windows).stream().map(tables.Row::threads).toList(),
+                "two summary rows");
+    }
+
     /** A foreign app is one more task per repetition, without a combination, its points named by its label. */
     @Test
     void aForeignAppIsATaskOfItsOwnInEveryRepetition() {

@@ -38,7 +38,8 @@ class BenchConfigTest {
                 "--streams=1,16", "--rate=100,250.5", "--repeat=3", "--seed=42", "--warmup=2000ms",
                 "--warmup-max=30s", "--duration=2s", "--source-scheduler=io", "--delay=2ms", "--load-threads=2",
                 "--server-cpus=0", "--client-cpus=1", "--out=/tmp/sweep", "--resume", "--jfr", "--no-baseline",
-                "--settle=1500ms", "--windows=3", "--precision=2.5", "--repeat-max=12", "--no-aot-cache"));
+                "--settle=1500ms", "--windows=3", "--precision=2.5", "--repeat-max=12", "--no-aot-cache",
+                "--threads=4,200"));
         assertEquals(c, parsed(bench.BenchArgs.of(c)), String.join(" ", bench.BenchArgs.of(c)));
         assertTrue(bench.BenchArgs.of(c).contains("--warmup=2s"), "a duration as parsed: " + bench.BenchArgs.of(c));
         assertTrue(bench.BenchArgs.of(c).contains("--rate=100,250.5"), "a whole rate without its decimals: " + bench.BenchArgs.of(c));
@@ -61,6 +62,28 @@ class BenchConfigTest {
         assertEquals(export, parsed(bench.BenchArgs.of(export)), String.join(" ", bench.BenchArgs.of(export)));
         assertEquals(List.of("--driver=hyperfoil", "--export=/tmp/hf", "--agents=a1=localhost:2222",
                 "--target=http://127.0.0.1:8080/"), bench.BenchArgs.of(export), "only what differs from the defaults");
+    }
+
+    /**
+     * --threads: a list of pool sizes, a size named twice measured once, written back only where it is not serve's
+     * default; refused in one sentence out of range, and with --target, whose server has its own pool.
+     */
+    @Test
+    void threadsIsAListOfPoolSizes() {
+        assertEquals(List.of(200), BenchConfig.defaults().points().threads(), "serve's default");
+        BenchConfig two = parsed(List.of("--threads=4,200,4"));
+        assertEquals(List.of(4, 200), two.points().threads());
+        assertEquals(List.of("--threads=4,200"), bench.BenchArgs.of(two));
+        assertEquals(two, parsed(bench.BenchArgs.of(two)));
+        java.util.Map<List<String>, String> refused = java.util.Map.of(
+                List.of("--threads=0"), "--threads takes whole numbers from 1 to 10000, the platform pool sizes of the"
+                        + " servers bench starts.",
+                List.of("--threads=4,10001"), "--threads takes whole numbers from 1 to 10000, the platform pool sizes"
+                        + " of the servers bench starts.",
+                List.of("--threads=4", "--target=http://127.0.0.1:9/"), "--threads sizes the pools of the servers"
+                        + " bench starts: a --target runs with its own (serve --threads), which bench records.");
+        refused.forEach((flags, sentence) -> assertEquals(sentence, org.junit.jupiter.api.Assertions.assertThrows(
+                base.UsageException.class, () -> parsed(flags)).getMessage(), String.join(" ", flags)));
     }
 
     /** Each of the repetition flags refused in one sentence that names what it takes. */

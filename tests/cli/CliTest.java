@@ -123,6 +123,10 @@ public class CliTest {
         refused("--target takes an http:// or https:// URL", "verify", "--target=127.0.0.1:8080");
         refused("--target takes an http:// or https:// URL", "bench", "--target=localhost:8080");
         refused("--all selects every combination", "bench", "--all", "--engine=pebble");
+        refused("--threads takes whole numbers from 1 to 10000", "bench", "--threads=0");
+        refused("'many' is not an int", "bench", "--threads=many");
+        refused("--threads sizes a platform pool, and none of the selected combinations runs on one", "bench",
+                "--mode=virtual,reactive", "--threads=4");
         refused("no such folder", "report", "/nonexistent/pssrbench");
     }
 

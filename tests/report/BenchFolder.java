@@ -36,7 +36,7 @@ public final class BenchFolder {
     private final List<String> disturbed = new ArrayList<>();
     private final List<String> retried = new ArrayList<>();
 
-    /** Combinations as server/engine/mode. */
+    /** Combinations as server/engine/mode, each with {@code @N} where it ran on a platform pool of N threads. */
     public BenchFolder combinations(String... combinations) {
         this.combinations = List.of(combinations);
         return this;
@@ -127,11 +127,13 @@ public final class BenchFolder {
 
     private static Row row(String combination, String page, double slower, double noise, boolean failing,
                            boolean disturbed, String protocol, int streams) {
-        String[] c = combination.split("/");
+        String[] pool = combination.split("@");
+        String[] c = pool[0].split("/");
         double base = page.equals("stocks") ? 700 : 900;
         double t = slower * noise;
         double reqPerS = base / t;
-        tables.RowBuilder b = RowBuilder.of(Row.PSSRBENCH, c[0], c[1], c[2], page, 16, 0).transport(protocol, streams);
+        tables.RowBuilder b = RowBuilder.of(Row.PSSRBENCH, c[0], c[1], c[2], page, 16, 0).transport(protocol, streams)
+                .set(tables.Metric.THREADS, pool.length == 1 ? null : Integer.valueOf(pool[1]));
         if (failing) {
             b.measured(2, Math.round(reqPerS * 2), 3, "timeout 3", reqPerS);
         } else {

@@ -90,6 +90,38 @@ class UsersChartTest {
         assertEquals(2, doc.select("svg").stream().filter(svg -> svg.text().contains("scales to")).count());
     }
 
+    /**
+     * The blocking mode on two pool sizes (bench --threads=4,200), two engines each: one aggregate per size, each
+     * with its own knee, never one mean over both.
+     */
+    @Test
+    void eachPoolSizeIsAnAggregateOfItsOwn(@TempDir Path dir) throws IOException {
+        List<Row> runs = new ArrayList<>();
+        for (String engine : List.of("jstachio", "pebble")) {
+            for (int threads : new int[] {4, 200}) {
+                for (int u : USERS) {
+                    double reqPerS = 300 * Math.min(u, threads == 4 ? 2 : 8) * (engine.equals("pebble") ? 1.1 : 1);
+                    for (int rep = 1; rep <= 3; rep++) {
+                        double jitter = 1 + 0.01 * (rep - 2);
+                        runs.add(RowBuilder.of(Row.PSSRBENCH, "nima", engine, "blocking", "stocks", u, 0)
+                                .measured(2, Math.round(reqPerS * 2), 0, "", reqPerS * jitter)
+                                .ttlbMs(20, 22, 30, 31, 32).set(Metric.THREADS, threads).sourceMs(19).build()
+                                .withRepetition(rep));
+                    }
+                }
+            }
+        }
+        Summary.write(dir.resolve(Repetitions.FILE), runs);
+        Summary.write(dir.resolve("summary.csv"), ScalesTo.apply(Repetitions.summarize(runs)));
+        List<String> legend = chart(Jsoup.parse(Report.write(dir, "raw").toFile()), "Throughput, nima")
+                .select("text").eachText();
+        for (String label : List.of("Blocking on 4 threads: mean of 2 engines (band: min\u2013max), scales to 2",
+                "Blocking on 200 threads: mean of 2 engines (band: min\u2013max), scales to 8")) {
+            assertTrue(legend.contains(label), label + " in " + legend);
+        }
+        assertTrue(legend.stream().noneMatch(l -> l.startsWith("Blocking: mean")), legend.toString());
+    }
+
     @Test
     void oneUserCountGivesNoUsersChart(@TempDir Path dir) throws IOException {
         List<Row> summary = write(dir, 1);

@@ -149,6 +149,35 @@ class CompareTest {
         assertEquals(List.of(), two.failures(10));
     }
 
+    /**
+     * Two pool sizes (--threads) are two points: compared each with its own between folders, and against the
+     * baseline at the same size, or the baseline's only point where it has no pool (virtual).
+     */
+    @Test
+    void eachPoolSizeIsAPointOfItsOwn(@TempDir Path dir) throws IOException {
+        String[] pools = {"nima/raw/blocking@4", "nima/raw/blocking@200", "nima/jstachio/blocking@4",
+                "nima/jstachio/blocking@200"};
+        Compare.Result ab = Compare.folders(new BenchFolder().pages("stocks").combinations(pools).write(
+                dir.resolve("a")), new BenchFolder().pages("stocks").combinations(pools).slower(
+                "nima/jstachio/blocking@4", 2).write(dir.resolve("b")), List.of("req_per_s"));
+        assertEquals(List.of("nima jstachio blocking stocks c16 t4", "nima jstachio blocking stocks c16 t200",
+                "nima raw blocking stocks c16 t4", "nima raw blocking stocks c16 t200"),
+                ab.points().stream().map(Compare.Point::label).toList());
+        assertEquals(1, ab.failures(20).size(), "only the point on 4 threads got slower: " + CompareText.of(ab));
+        Path one = new BenchFolder().pages("stocks").combinations("nima/raw/virtual", "nima/raw/blocking@4",
+                "nima/raw/blocking@200", "nima/jstachio/blocking@4", "nima/jstachio/blocking@200",
+                "nima/jstachio/virtual").slower("nima/jstachio/blocking@4", 2).write(dir.resolve("one"));
+        Compare.Result pooled = Compare.baseline(one, "nima/raw/blocking", List.of("req_per_s"));
+        assertEquals(List.of("nima jstachio blocking stocks c16 t4", "nima jstachio blocking stocks c16 t200"),
+                pooled.points().stream().map(Compare.Point::label).toList(), "virtual has no pool size to match");
+        assertEquals(1, pooled.failures(20).size(), "against raw on 4 threads: " + CompareText.of(pooled));
+        assertEquals(List.of("nima jstachio blocking stocks c16 t4", "nima jstachio blocking stocks c16 t200",
+                "nima jstachio virtual stocks c16", "nima raw blocking stocks c16 t4",
+                "nima raw blocking stocks c16 t200"),
+                Compare.baseline(one, "nima/raw/virtual", List.of("req_per_s"))
+                .points().stream().map(Compare.Point::label).toList(), "the baseline's only point, for any size");
+    }
+
     /** One folder, the raw engine as the baseline: pebble 10% faster than it, jstachio 40% slower. */
     @Test
     void theBaselineModeRanksEachCombinationAgainstTheBaseline(@TempDir Path dir) throws IOException {

@@ -53,7 +53,8 @@ class SummaryTest {
      */
     @Test
     void theHeaderIsAsDocumented() {
-        assertEquals("tool,server,engine,mode,page,model,connections,rate,protocol,streams,duration_s,requests,errors,"
+        assertEquals("tool,server,engine,mode,page,model,connections,rate,protocol,streams,threads,duration_s,requests,"
+                + "errors,"
                 + "valid,req_per_s,ttfb_p50_ms,ttfb_p99_ms,first_item_p50_ms,ttlb_p50_ms,ttlb_p90_ms,ttlb_p95_ms,ttlb_p99_ms,ttlb_p999_ms,"
                 + "ttlb_max_ms,source_ms,chunks_mean,cpu_ms_per_req,client_cpu_ms_per_req,rss_peak_mb,rss_mean_mb,"
                 + "heap_mb,threads_peak,vthreads_peak,gc_count,gc_ms,listen_drops,ceiling_fraction,scales_to,repetition,window,windows,"
@@ -71,7 +72,8 @@ class SummaryTest {
         Row row = Row.of(Map.ofEntries(Map.entry(Metric.TOOL, "pssrbench"), Map.entry(Metric.SERVER, "netty"),
                 Map.entry(Metric.ENGINE, "pebble"), Map.entry(Metric.MODE, "reactive"),
                 Map.entry(Metric.PAGE, "presentations"), Map.entry(Metric.MODEL, "open"),
-                Map.entry(Metric.CONNECTIONS, 64), Map.entry(Metric.RATE, 800L), Map.entry(Metric.DURATION_S, 3.001),
+                Map.entry(Metric.CONNECTIONS, 64), Map.entry(Metric.RATE, 800L), Map.entry(Metric.THREADS, 4),
+                Map.entry(Metric.DURATION_S, 3.001),
                 Map.entry(Metric.REQUESTS, 2400L), Map.entry(Metric.ERRORS, 0L), Map.entry(Metric.VALID, true),
                 Map.entry(Metric.REQ_PER_S, 799.9), Map.entry(Metric.TTFB_P50_MS, 1.01),
                 Map.entry(Metric.TTFB_P99_MS, 1.02), Map.entry(Metric.FIRST_ITEM_P50_MS, 1.03),
@@ -88,7 +90,7 @@ class SummaryTest {
         Path csv = dir.resolve("summary.csv");
         Summary.append(csv, row);
         assertEquals(List.of(row), Summary.read(csv));
-        assertEquals("pssrbench,netty,pebble,reactive,presentations,open,64,800,h1,1,3.001,2400,0,true,799.900,1.010,"
+        assertEquals("pssrbench,netty,pebble,reactive,presentations,open,64,800,h1,1,4,3.001,2400,0,true,799.900,1.010,"
                 + "1.020,1.030,20.100,20.200,,20.300,20.400,20.500,19.600,22.000,0.410,0.420,81.100,80.200,12.300,40,"
                 + "65,3,17,5,0.987,32," + ",".repeat(28) + "\"a remark, \"\"quoted\"\"\"", Files.readAllLines(csv).get(1));
     }
@@ -111,6 +113,31 @@ class SummaryTest {
         int at = Summary.COLUMNS.indexOf("protocol");
         assertEquals(List.of("h2c", "16"), List.of(Files.readAllLines(csv).get(2).split(",", -1)).subList(at, at + 2));
 
+    }
+
+    /**
+     * threads: the platform pool's size, part of a point's identity (the point on 4 threads is not a repetition of the
+     * one on 200, nor of one without a pool), written and read back, empty where there is none.
+     */
+    @Test
+    void threadsIsAColumnAndPartOfThePoint(@TempDir Path dir) throws IOException {
+        Row none = closed("pssrbench", 8).measured(3, 900, 0, "", 300).build();
+        Row four = closed("pssrbench", 8).set(Metric.THREADS, 4).measured(3, 900, 0, "", 300).build();
+        Row more = closed("pssrbench", 8).set(Metric.THREADS, 200).measured(3, 900, 0, "", 300).build();
+        assertNull(none.threads());
+        assertEquals(3, java.util.Set.of(none.pointKey(), four.pointKey(), more.pointKey()).size());
+        assertTrue(four.label().endsWith(" threads 4"), four.label());
+        Path csv = dir.resolve("summary.csv");
+        for (Row r : List.of(none, four, more)) {
+            Summary.append(csv, r);
+        }
+        assertEquals(List.of(none, four, more), Summary.read(csv));
+        int at = Summary.COLUMNS.indexOf("threads");
+        List<String> lines = Files.readAllLines(csv);
+        assertEquals(List.of("", "4", "200"), List.of(1, 2, 3).stream().map(i -> lines.get(i).split(",", -1)[at])
+                .toList());
+        Files.writeString(csv, lines.get(0) + "\n" + lines.get(2).replace(",8,,h1,1,4,", ",8,,h1,1,0,") + "\n");
+        assertTrue(assertThrows(IOException.class, () -> Summary.read(csv)).getMessage().contains("threads"));
     }
 
     /** listen_drops: a count where bench knows it (0 included), empty where not (another tool, /proc unreadable). */
@@ -143,14 +170,14 @@ class SummaryTest {
     @Test
     void writtenLinesReadBackIntoTheSameLines(@TempDir Path dir) throws IOException {
         List<String> lines = List.of(Summary.header(),
-                "pssrbench,nima,raw,virtual,stocks,closed,4,,h1,1,1.002,178,0,true,177.645,0.241,0.522,0.702,22.383,"
+                "pssrbench,nima,raw,virtual,stocks,closed,4,,h1,1,,1.002,178,0,true,177.645,0.241,0.522,0.702,22.383,"
                         + "22.675,,23.470,23.470,23.472,22.713,22.000,1.938,0.615,95.324,94.127,9.412,31,4,0,0,0,1.000,"
                         + ",1,,,,,,,,,,,,,,,,,,,,,,,,7.000,0.012,0.000,false,",
-                "pssrbench,nima,jstachio,virtual,stocks,closed,1,,h1,1,,0,,false,,,,,,,,,,,,,,,,,,,,,,"
+                "pssrbench,nima,jstachio,virtual,stocks,closed,1,,h1,1,,,0,,false,,,,,,,,,,,,,,,,,,,,,,"
                         + ",".repeat(31) + "failed verification: exit code 1 (see nima-jstachio-virtual.verify.log)",
-                "wrk,nima,jstachio,virtual,stocks,closed,16,,h1,1,20.099,14524,0,true,722.613,,,,22.054,22.313,,23.970,"
+                "wrk,nima,jstachio,virtual,stocks,closed,16,,h1,1,,20.099,14524,0,true,722.613,,,,22.054,22.313,,23.970,"
                         + "27.091,30.043,,,,,,,,,,,,,," + ",".repeat(29),
-                "wrk2,nima,jstachio,virtual,stocks,open,16,542,h1,1,40.003,21670,3,false,541.710,,,,22.719,23.327,,"
+                "wrk2,nima,jstachio,virtual,stocks,open,16,542,h1,1,,40.003,21670,3,false,541.710,,,,22.719,23.327,,"
                         + "26.847,51.295,59.456,,,,,,,,,,,,,," + ",".repeat(29)
                         + "\"errors: connect 0, read 0, write 0, timeout 3, non-2xx 0\"");
         Path csv = Files.write(dir.resolve("summary.csv"), lines);
@@ -231,10 +258,10 @@ class SummaryTest {
         String line = Files.readAllLines(csv).get(1);
         Files.writeString(csv, Summary.header() + "\n" + line + "\n" + line.replace(",true,", ",yes,") + "\n");
         IOException e = assertThrows(IOException.class, () -> Summary.read(csv));
-        assertEquals(csv + ", line 3, column 14 (valid): 'yes' is not true or false", e.getMessage());
+        assertEquals(csv + ", line 3, column 15 (valid): 'yes' is not true or false", e.getMessage());
         Files.writeString(csv, Summary.header() + "\n" + line.replace(",300.000,", ",fast,") + "\n");
         e = assertThrows(IOException.class, () -> Summary.read(csv));
-        assertEquals(csv + ", line 2, column 15 (req_per_s): 'fast' is not a number", e.getMessage());
+        assertEquals(csv + ", line 2, column 16 (req_per_s): 'fast' is not a number", e.getMessage());
     }
 
     /** A summary row's spread and conditions, and a run's repetition, are read back as written. */
