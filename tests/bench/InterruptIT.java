@@ -61,7 +61,8 @@ class InterruptIT {
     }
 
     /** A running command whose stdout lines arrive on a queue, its stderr collected. */
-    record Running(Process process, BlockingQueue<String> lines, CompletableFuture<String> err) {
+    record Running(Process process, BlockingQueue<String> lines, CompletableFuture<String> err,
+                   java.io.ByteArrayOutputStream errSoFar) {
         static Running start(List<String> args) throws IOException {
             Process p = new ProcessBuilder(java(args)).start();
             BlockingQueue<String> lines = new LinkedBlockingQueue<>();
@@ -75,14 +76,25 @@ class InterruptIT {
                     lines.add("(stdout unreadable: " + e + ")");
                 }
             });
-            CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+            // Read as it comes (errSoFar), complete at the end of the stream (err).
+            java.io.ByteArrayOutputStream errSoFar = new java.io.ByteArrayOutputStream();
+            CompletableFuture<String> err = new CompletableFuture<>();
+            Thread.ofPlatform().daemon(true).start(() -> {
+                try (var in = p.getErrorStream()) {
+                    byte[] buffer = new byte[4096];
+                    for (int n; (n = in.read(buffer)) >= 0; ) {
+                        synchronized (errSoFar) {
+                            errSoFar.write(buffer, 0, n);
+                        }
+                    }
+                    synchronized (errSoFar) {
+                        err.complete(errSoFar.toString(StandardCharsets.UTF_8));
+                    }
                 } catch (IOException e) {
-                    throw new UncheckedIOException(e);
+                    err.completeExceptionally(new UncheckedIOException(e));
                 }
             });
-            return new Running(p, lines, err);
+            return new Running(p, lines, err, errSoFar);
         }
 
         /** Waits for a stdout line containing {@code text}; returns every line read until then. */
@@ -116,7 +128,61 @@ class InterruptIT {
             assertFalse(child.isAlive(), "child " + child.pid() + " " + child.info().commandLine().orElse("")
                     + " outlived the sweep");
         }
-        return new Stopped(r.process().exitValue(), r.err().get(30, TimeUnit.SECONDS), children);
+        return new Stopped(r.process().exitValue(), stderr(r), children);
+    }
+
+    /**
+     * What the exited command wrote on stderr. Its end normally comes with the exit; once (CI, eight integration
+     * test classes side by side, 2026-11-27) it had not come 30 s after, every child of the command gone: another
+     * process held the pipe, which this names when it happens again (the sentence was written before the exit and
+     * is read all the same).
+     */
+    static String stderr(Running r) throws Exception {
+        try {
+            return r.err().get(10, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            System.err.println("InterruptIT: the stderr of " + r.process().pid() + " is still open after its exit,"
+                    + " held by: " + pipeHolders());
+            synchronized (r.errSoFar()) {
+                return r.errSoFar().toString(StandardCharsets.UTF_8);
+            }
+        }
+    }
+
+    /** The other processes that hold one of this JVM's pipes open, with their command lines. */
+    private static List<String> pipeHolders() throws IOException {
+        Set<String> mine = new HashSet<>();
+        try (var fds = Files.list(Path.of("/proc/self/fd"))) {
+            for (Path fd : fds.toList()) {
+                try {
+                    String link = Files.readSymbolicLink(fd).toString();
+                    if (link.startsWith("pipe:")) {
+                        mine.add(link);
+                    }
+                } catch (IOException gone) {
+                    // closed since it was listed
+                }
+            }
+        }
+        List<String> holders = new ArrayList<>();
+        long self = ProcessHandle.current().pid();
+        ProcessHandle.allProcesses().filter(h -> h.pid() != self).forEach(h -> {
+            try (var fds = Files.list(Path.of("/proc/" + h.pid() + "/fd"))) {
+                for (Path fd : fds.toList()) {
+                    try {
+                        if (mine.contains(Files.readSymbolicLink(fd).toString())) {
+                            holders.add(h.pid() + " " + h.info().commandLine().orElse("?"));
+                            return;
+                        }
+                    } catch (IOException gone) {
+                        // closed since it was listed
+                    }
+                }
+            } catch (IOException | UncheckedIOException unreadable) {
+                // another user's process, or gone
+            }
+        });
+        return holders;
     }
 
     private static void assertStoppedInOneSentence(Stopped s, String what) {
