@@ -49,4 +49,41 @@ class StressConditionsTest {
         Outcome o = outcome("");
         assertSame(o, Stress.withConditions(o, CpuWatch.Conditions.UNKNOWN));
     }
+
+    /** An outcome that failed, with the conditions it ran in (steal 7%: disturbed; 0.1%: quiet). */
+    private static Outcome failed(double stealPct) {
+        Combination c = Registry.combinations().get(0);
+        Outcome o = new Outcome("slow-readers", c, new LinkedHashMap<>(Map.of("ttlb_p99_ms", 122.0)),
+                "the others' p99 within 2x", false, "");
+        return Stress.withConditions(o, new CpuWatch.Conditions(0.0, stealPct));
+    }
+
+    @Test
+    void aScenarioThatFailsDisturbedRunsAgainAndTheRuleStands() throws Exception {
+        java.io.PrintStream quiet = new java.io.PrintStream(java.io.OutputStream.nullOutputStream());
+        java.util.Iterator<Outcome> runs = java.util.List.of(failed(7.0),
+                Stress.withConditions(outcome(""), new CpuWatch.Conditions(0.0, 0.1))).iterator();
+        Outcome kept = Stress.untilUndisturbed(runs::next, Stress.ATTEMPTS, quiet);
+        assertTrue(kept.pass(), "the undisturbed run is kept");
+        assertEquals("attempt 2 of 3, the ones before failed disturbed", kept.note());
+
+        int[] count = {0};
+        Outcome always = Stress.untilUndisturbed(() -> {
+            count[0]++;
+            return failed(7.0);
+        }, Stress.ATTEMPTS, quiet);
+        assertEquals(3, count[0], "three runs in all, no more");
+        assertTrue(!always.pass(), "a failure stays a failure: the rule is not relaxed");
+        assertTrue(always.note().startsWith("attempt 3 of 3, the ones before failed disturbed; disturbed: "),
+                always.note());
+
+        count[0] = 0;
+        Outcome quietFailure = Stress.untilUndisturbed(() -> {
+            count[0]++;
+            return failed(0.1);
+        }, Stress.ATTEMPTS, quiet);
+        assertEquals(1, count[0], "an undisturbed failure is the server's: not run again");
+        assertTrue(!quietFailure.pass());
+        assertEquals(null, Stress.untilUndisturbed(() -> null, Stress.ATTEMPTS, quiet), "stopped");
+    }
 }
