@@ -32,6 +32,7 @@ import site.Server;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
@@ -147,12 +148,20 @@ public final class Registry {
 
     /** Every valid combination, servers outermost, in registry order. */
     public static List<Combination> combinations() {
+        return combinations(s -> true, e -> true, m -> true);
+    }
+
+    /**
+     * The valid combinations of the servers, engines and modes that pass the filters, servers outermost, in registry
+     * order. Engines are filtered before their modes are asked for: asking compiles an engine's templates (jte and
+     * Rocker run javac), which a command about one engine should not pay for the other twelve.
+     */
+    private static List<Combination> combinations(Predicate<Server> server, Predicate<Engine> engine,
+                                                  Predicate<Mode> mode) {
         List<Combination> all = new ArrayList<>();
-        for (Server s : SERVERS) {
-            for (Engine e : ENGINES) {
-                for (Mode a : modes(e)) {
-                    all.add(new Combination(s, e, a));
-                }
+        for (Server s : SERVERS.stream().filter(server).toList()) {
+            for (Engine e : ENGINES.stream().filter(engine).toList()) {
+                modes(e).stream().filter(mode).forEach(m -> all.add(new Combination(s, e, m)));
             }
         }
         return List.copyOf(all);
@@ -166,18 +175,8 @@ public final class Registry {
         servers.forEach(Registry::server);
         engines.forEach(Registry::engine);
         modes.forEach(Registry::mode);
-        // Engines filtered before their modes are asked for: asking compiles an engine's templates (jte and Rocker
-        // run javac), which a command about one engine should not pay for the other twelve.
-        List<Combination> chosen = new ArrayList<>();
-        for (Server s : SERVERS) {
-            for (Engine e : ENGINES) {
-                if ((servers.isEmpty() || servers.contains(s.id()))
-                        && (engines.isEmpty() || engines.contains(e.id()))) {
-                    modes(e).stream().filter(m -> modes.isEmpty() || modes.contains(m.id()))
-                            .forEach(m -> chosen.add(new Combination(s, e, m)));
-                }
-            }
-        }
+        List<Combination> chosen = combinations(s -> servers.isEmpty() || servers.contains(s.id()),
+                e -> engines.isEmpty() || engines.contains(e.id()), m -> modes.isEmpty() || modes.contains(m.id()));
         if (chosen.isEmpty()) {
             throw new UsageException("no valid combination matches that selection; run 'list' to see them.");
         }
