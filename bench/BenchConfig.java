@@ -80,7 +80,7 @@ public record BenchConfig(Points points, Windows windows, Servers servers, Load 
     /**
      * What each combination is measured at: every page x connection count x rate (none: the closed loop), over each
      * protocol (a server JVM of its own per protocol), HTTP/2's at each streams count in flight per connection, and,
-     * where the combination has a platform pool ({@link #pooled}), at each pool size (a server JVM of its own per
+     * where the combination has a platform pool ({@link model.Serving#onPlatformPool}), at each pool size (a server JVM of its own per
      * size; the others once, at serve's default, which they do not use).
      */
     public record Points(List<Page> pages, List<Integer> connections, List<Double> rates, List<Protocol> protocols,
@@ -104,14 +104,9 @@ public record BenchConfig(Points points, Windows windows, Servers servers, Load 
             return new Points(pages, connections, rates, protocols, streams, sizes);
         }
 
-        /** Whether {@code c} runs its handlers or renders on the platform pool of --threads ({@link Point#pooled}). */
-        public static boolean pooled(Combination c) {
-            return Point.pooled(c);
-        }
-
         /** The pool sizes {@code c}'s server JVMs start with: each one where it has a pool, else serve's default. */
         List<Integer> threads(Combination c) {
-            return c != null && pooled(c) ? threads : List.of(ServeConfig.DEFAULT_THREADS);
+            return c != null && c.serving().onPlatformPool() ? threads : List.of(ServeConfig.DEFAULT_THREADS);
         }
 
         /** The streams per connection measured over {@code p}: HTTP/1.1 has one request in flight per connection. */

@@ -1,10 +1,7 @@
 package bench;
 
 import http.Protocol;
-import model.Handler;
-import model.Mode;
 import model.Page;
-import model.Serving;
 import site.Combination;
 import site.ServeConfig;
 
@@ -12,7 +9,7 @@ import site.ServeConfig;
  * One measured point of a sweep: a combination, a page, a connection count and a rate (0: the closed loop), over a
  * protocol with a number of HTTP/2 streams in flight per connection (1 over HTTP/1.1), on a server whose platform
  * pool has {@code threads} threads (--threads; null where the combination runs its handlers and renders on none:
- * {@link #pooled}). A foreign app's point ({@code --target} with {@code --label}) has no
+ * {@link model.Serving#onPlatformPool}). A foreign app's point ({@code --target} with {@code --label}) has no
  * combination: {@code app} is its label, and it has no pool size known here.
  */
 record Point(Combination combination, String app, Page<?> page, int connections, double rate, Protocol protocol,
@@ -32,7 +29,7 @@ record Point(Combination combination, String app, Page<?> page, int connections,
     Point(Combination combination, Page<?> page, int connections, double rate, Protocol protocol, int streams,
           int threads) {
         this(combination, null, page, connections, rate, protocol, streams,
-                pooled(combination) ? threads : null);
+                combination.serving().onPlatformPool() ? threads : null);
     }
 
     static Point foreign(String label, Page<?> page, int connections, double rate) {
@@ -41,17 +38,6 @@ record Point(Combination combination, String app, Page<?> page, int connections,
 
     static Point foreign(String label, Page<?> page, int connections, double rate, Protocol protocol, int streams) {
         return new Point(null, label, page, connections, rate, protocol, streams, null);
-    }
-
-    /**
-     * Whether {@code c} runs its handlers or its renders on the platform pool of --threads, as its plan says
-     * ({@link Serving}): the blocking mode on every server, and every mode whose handler is a thread of such a pool
-     * (javalin's callback modes). The others (virtual threads, event loops, callbacks) run alike whatever the pool's
-     * size, and their points have none.
-     */
-    static boolean pooled(Combination c) {
-        Serving plan = c.serving();
-        return plan.handler().kind() == Handler.Kind.PLATFORM || plan.renderOn() == Mode.Runs.PLATFORM;
     }
 
     /**

@@ -200,7 +200,7 @@ public record Sweep(BenchConfig config, List<Combination> combinations, URI targ
         // The pool sizes, and what they sized: the server JVMs of the others started at serve's default, unused.
         more.put("threads", points().threads());
         more.put("threads_sized", target != null || foreign != null ? List.of() : combinations.stream()
-                .filter(BenchConfig.Points::pooled).map(Combination::toString).toList());
+                .filter(c -> c.serving().onPlatformPool()).map(Combination::toString).toList());
         if (points().http2()) {
             more.put("http2_client", H2Load.describe());
         }

@@ -259,7 +259,7 @@ final class BenchCommand implements Callable<Integer> {
         } else {
             BenchProtocols.spokenBy(chosen, config.points().protocols());
         }
-        if (Cli.given(spec, "--threads") && chosen.stream().noneMatch(BenchConfig.Points::pooled)) {
+        if (Cli.given(spec, "--threads") && chosen.stream().noneMatch(c -> c.serving().onPlatformPool())) {
             throw new UsageException("--threads sizes a platform pool, and none of the selected combinations runs on"
                     + " one: select the blocking mode (or a javalin mode but virtual and buffered).");
         }

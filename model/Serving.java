@@ -90,4 +90,13 @@ public record Serving(Handler handler, Mode.Runs renderOn, boolean onHandler, Wr
     public boolean answersLater() {
         return handler.answersLater();
     }
+
+    /**
+     * Whether the handler or the render runs on a platform pool, whose size serve's --threads sets: the blocking mode
+     * on every server, and every mode whose handler is a thread of such a pool (javalin's callback modes). The others
+     * (virtual threads, event loops, callbacks) run alike whatever the pool's size.
+     */
+    public boolean onPlatformPool() {
+        return handler.kind() == Handler.Kind.PLATFORM || renderOn == Mode.Runs.PLATFORM;
+    }
 }

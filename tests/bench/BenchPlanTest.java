@@ -196,8 +196,8 @@ class BenchPlanTest {
         Combination blocking = Registry.combinations().stream().filter(c -> c.server().id().equals("netty")
                 && c.engine().id().equals("jstachio") && c.mode().id().equals("blocking")).findFirst().orElseThrow();
         Combination virtual = new Combination(blocking.server(), blocking.engine(), Registry.mode("virtual"));
-        assertTrue(BenchConfig.Points.pooled(blocking));
-        assertTrue(!BenchConfig.Points.pooled(virtual));
+        assertTrue(blocking.serving().onPlatformPool());
+        assertTrue(!virtual.serving().onPlatformPool());
         Sweep plain = sweep(5, 2);
         Sweep s = new Sweep(config(POINTS.pages(), POINTS.connections(), POINTS.protocols(), POINTS.streams(), 2, 5,
                 plain.out(), false).with(POINTS.withThreads(List.of(4, 200, 4))), List.of(blocking, virtual));
