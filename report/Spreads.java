@@ -109,12 +109,12 @@ final class Spreads {
 
     /** A row's interval for {@code metric} as "lo–hi", compact; empty without one (or with a single repetition). */
     static String interval(Row r, String metric) {
-        Row.Spread spread = r.spread();
-        if (spread == null || spread.n() < 2 || !spread.lo().containsKey(metric)) {
+        double[] bounds = r.spread() == null ? null : r.spread().bounds(metric);
+        if (bounds == null) {
             return "";
         }
-        double lo = spread.lo().get(metric);
-        double hi = spread.hi().get(metric);
+        double lo = bounds[0];
+        double hi = bounds[1];
         double scale = Math.max(Math.abs(lo), Math.abs(hi));
         // Three significant digits or so, more where they would make a real interval read as one value (100–100).
         int places = scale >= 100 ? 0 : scale >= 10 ? 1 : 2;

@@ -27,6 +27,7 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
@@ -138,14 +139,15 @@ final class UsersChart {
     }
 
     /**
-     * The mode's aggregate at one pool size ({@code threads}, null for none): at each count where at least {@link #FEWEST_ENGINES} engines have a valid point, their
-     * mean throughput; null where fewer engines ran the mode. Its name says how many engines and what the band is.
+     * The mode's aggregate at one pool size ({@code threads}, null for none): at each count where at least
+     * {@link #FEWEST_ENGINES} engines have a valid point, their mean throughput; null where fewer engines ran the
+     * mode. Its name says how many engines and what the band is.
      */
     private Aggregate aggregate(String mode, Integer threads, String name) {
         Map<Integer, List<Row>> byCount = new TreeMap<>();
         List<String> engines = new ArrayList<>();
         for (Row r : rows) {
-            if (r.mode().equals(mode) && java.util.Objects.equals(r.threads(), threads) && !r.engine().equals(raw)
+            if (r.mode().equals(mode) && Objects.equals(r.threads(), threads) && !r.engine().equals(raw)
                     && r.tool().equals(Row.PSSRBENCH)
                     && !r.server().equals(Row.FOREIGN) && r.reqPerS() != null) {
                 byCount.computeIfAbsent(r.connections(), c -> new ArrayList<>()).add(r);

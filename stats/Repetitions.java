@@ -231,11 +231,11 @@ public final class Repetitions {
     /** The text "median ±half-width" of a summary row's figure, as the terminal table prints it. */
     public static String withSpread(Row row, String metric) {
         String median = Summary.text(row, metric);
-        if (median.isEmpty() || row.spread() == null || !row.spread().lo().containsKey(metric)
-                || row.spread().n() < 2) {
+        double[] bounds = row.spread() == null ? null : row.spread().bounds(metric);
+        if (median.isEmpty() || bounds == null) {
             return median;
         }
-        double half = (row.spread().hi().get(metric) - row.spread().lo().get(metric)) / 2;
+        double half = (bounds[1] - bounds[0]) / 2;
         double m = Summary.number(row, metric);
         return String.format(Locale.ROOT, m >= 100 ? "%.0f ±%.0f" : "%.2f ±%.2f", m, half);
     }

@@ -74,14 +74,12 @@ public final class ScalesTo {
     /** A summary row's point: its connections and throughput, with its req/s interval where it has one. */
     public static Point point(Row r) {
         double median = r.reqPerS();
-        Row.Spread spread = r.spread();
-        String column = Metric.REQ_PER_S.column();
-        if (spread == null || spread.n() < 2 || !spread.lo().containsKey(column) || !spread.hi().containsKey(column)) {
+        double[] bounds = r.spread() == null ? null : r.spread().bounds(Metric.REQ_PER_S.column());
+        if (bounds == null) {
             return new Point(r.connections(), median, median, median);
         }
         // The median and its bounds are each rounded to the file's three places: never let that put one outside.
-        return new Point(r.connections(), median, Math.min(median, spread.lo().get(column)),
-                Math.max(median, spread.hi().get(column)));
+        return new Point(r.connections(), median, Math.min(median, bounds[0]), Math.max(median, bounds[1]));
     }
 
     /** Which series a row belongs to: every identity column but the connections. */

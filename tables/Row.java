@@ -83,6 +83,16 @@ public final class Row {
             });
             return Map.copyOf(kept);
         }
+
+        /**
+         * The interval for the median of {@code column} as {lo, hi}, or null where there is none: a single
+         * repetition (its "interval" is its value), or no bounds for that column.
+         */
+        public double[] bounds(String column) {
+            Double l = lo.get(column);
+            Double h = hi.get(column);
+            return n < 2 || l == null || h == null ? null : new double[] {l, h};
+        }
     }
 
     public static final String OPEN = "open";
