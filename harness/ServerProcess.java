@@ -48,6 +48,8 @@ public final class ServerProcess implements AutoCloseable {
     private final URI base;
     /** Over TLS, the key and certificate the server presents, which its clients trust alone; null in clear text. */
     private final http.Tls tls;
+    /** Its standard error: what {@link #ended()} quotes when the JVM ran out of memory. */
+    private final Path log;
     private ServerJmx jmx;
     private String jmxProblem;
     /**
@@ -56,10 +58,11 @@ public final class ServerProcess implements AutoCloseable {
      */
     private final java.util.Map<String, Long> phases = new java.util.concurrent.ConcurrentSkipListMap<>();
 
-    private ServerProcess(Process process, URI base, http.Tls tls) {
+    private ServerProcess(Process process, URI base, http.Tls tls, Path log) {
         this.process = process;
         this.base = base;
         this.tls = tls;
+        this.log = log;
     }
 
     /**
@@ -158,7 +161,7 @@ public final class ServerProcess implements AutoCloseable {
             throw new IOException(refused != null ? refused : "the server " + config.combination()
                     + " did not start: " + why);
         }
-        ServerProcess server = new ServerProcess(p, URI.create(url.group(1)), tls);
+        ServerProcess server = new ServerProcess(p, URI.create(url.group(1)), tls, log);
         try {
             server.awaitReady();
             server.note("ready", System.nanoTime() - started);
@@ -271,6 +274,19 @@ public final class ServerProcess implements AutoCloseable {
             // not Linux, or the process is gone
         }
         return new long[] {rss, threads};
+    }
+
+    /**
+     * Null while the server runs; once it has ended without being asked to (killed, out of memory), how
+     * ({@link ServerEnd#describe}): a measurement against it is no longer one.
+     */
+    public String ended() {
+        return alive() ? null : ServerEnd.describe(process.exitValue(), log);
+    }
+
+    /** Whether its JVM still runs (cheap: what a load generator may ask between requests). */
+    public boolean alive() {
+        return process.isAlive();
     }
 
     /** SIGTERM without waiting (the server drains, then exits). */
