@@ -6,7 +6,6 @@ import model.Engine;
 import model.Page;
 import report.Report;
 import site.Combination;
-import site.Server;
 import stats.Repetitions;
 import stats.ScalesTo;
 import tables.Metric;
@@ -21,9 +20,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -45,6 +42,8 @@ public final class Bench {
 
     /** The most windows one repetition of a point is measured in: the first and two more if it was disturbed. */
     static final int ATTEMPTS = Row.DISTURBED_ATTEMPTS;
+    /** bench's exit status when a server died more often than {@link ServerDeath#AGAIN} allows ({@link #died}). */
+    public static final int SERVER_DIED = 3;
 
     private final Sweep sweep;
     private final BenchConsole console;
@@ -59,6 +58,8 @@ public final class Bench {
     private final AotTraining aot;
     private final PhaseLog phases;
     private volatile boolean stopped;
+    /** Set when a server died once more than {@link ServerDeath#AGAIN} allows: the sentence bench ends with. */
+    private String died;
     /** The windows this run measured (a resumed sweep's earlier ones not counted): its provenance record's. */
     private int added;
 
@@ -78,24 +79,6 @@ public final class Bench {
         this.phases = new PhaseLog(sweep.out());
         this.aot = AotTraining.off(sweep.servers().noAotCache()) != null ? null : new AotTraining(
                 harness.AotCache.folder(System.getenv()), sweep.out().resolve("logs"), this.console::println);
-    }
-
-    /**
-     * The selection plus the raw baseline on every selected server and mode it is not already there for, the
-     * baselines first on each server.
-     */
-    public static List<Combination> withBaselines(List<Combination> selected, List<Engine> engines,
-                                                  List<Server> servers) {
-        Set<Combination> all = new LinkedHashSet<>(selected);
-        for (Combination c : selected) {
-            for (Engine e : engines) {
-                if (e.baseline() && c.mode().supports(e)) {
-                    all.add(new Combination(c.server(), e, c.mode()));
-                }
-            }
-        }
-        return all.stream().sorted(Comparator.comparingInt((Combination c) -> servers.indexOf(c.server()))
-                .thenComparing(c -> !c.engine().baseline())).toList();
     }
 
     /** The engines of the selected combinations (the baselines included). */
@@ -130,23 +113,7 @@ public final class Bench {
         }
         if (earlier) {
             runs.load();
-            // bench's drivers (pssrbench, hyperfoil) keep their repetitions in runs.csv, whose summary is rewritten
-            // from them; rows of a tool that has none there (wrk, an import) stay as they are.
-            Set<String> repeated = new java.util.HashSet<>();
-            runs.rows().forEach(r -> repeated.add(r.tool()));
-            if (Files.exists(csv)) {
-                for (Row row : Summary.read(csv)) {
-                    if (repeated.contains(row.tool())) {
-                        continue;
-                    }
-                    if (!row.tool().equals(sweep.tool())) {
-                        others.add(row);   // another tool's rows in the same folder stay as they are
-                    } else {   // this driver's rows without their repetitions
-                        throw new UsageException(sweep.out() + " was measured before repetitions (it has no "
-                                + Repetitions.FILE + "); measure again into another --out.");
-                    }
-                }
-            }
+            others.addAll(runs.others(csv, sweep.tool(), sweep.out()));
         }
         Files.createDirectories(sweep.out().resolve("hgrm"));
         Files.createDirectories(sweep.out().resolve("logs"));
@@ -237,14 +204,39 @@ public final class Bench {
         }
         String unverified = verified.get(unit).isEmpty() ? null : verified.get(unit);
         String label = Point.label(c, task.protocol(), task.threads());
-        Path log = unused(sweep.out().resolve("logs"), label + ".rep" + task.repetition(), ".server.log");
+        for (int again = 0; !stopped; again++, verifying = 0) {   // verified once, before its first JVM
+            ServerDeath death = inServer(task, label, unverified, verifying, expected, progress, started);
+            if (death == null) {
+                return;
+            }
+            runs.measureAgain(PointRows.key(sweep.tool(), death.point()), task.repetition(), "the server died");
+            String sentence = death.sentence(task, label, again < ServerDeath.AGAIN ? again + 1 : 0,
+                    runs.rows().size(), sweep.out());
+            console.println("bench: " + sentence);
+            if (again == ServerDeath.AGAIN) {   // bench ends, keeping every window (run() then returns -1)
+                died = sentence;
+                stopped = true;
+                return;
+            }
+            task = death.rest(task);
+            progress[1] += task.points().size();
+        }
+    }
+
+    /** One repetition in a server JVM of its own; how it died if it ended on its own, else null. */
+    private ServerDeath inServer(Sweep.Task task, String label, String unverified, long verifying,
+                                 Map<Page, Map<Engine, byte[]>> expected, int[] progress, long started)
+            throws IOException, InterruptedException {
+        Combination c = task.combination();
+        Path log = RunsFile.unused(sweep.out().resolve("logs"), label + ".rep" + task.repetition(), ".server.log");
         ServerProcess[] ran = {null};   // for its phases, once closed
+        ServerDeath death = null;
         try (ServerProcess server = ServerProcess.start(sweep.serveConfig(task), sweep.serverCpuPrefix(),
                 aot == null ? List.of() : aot.flags(c, task.protocol(), expected), log)) {
             ran[0] = server;
             String problem = unverified != null ? unverified
                     : CombinationCheck.checkBytes(server.base(), server.tls(), expected);
-            measureAll(task, server.base(), server, problem, expected, progress, started);
+            death = measureAll(task, server.base(), server, problem, expected, progress, started);
         } catch (IOException e) {
             for (Point p : task.points()) {
                 progress[0]++;
@@ -252,6 +244,12 @@ public final class Bench {
             }
         }
         phases.record(task.repetition(), label, verifying, aot == null ? 0 : aot.lastNanos(), ran[0]);
+        return death;
+    }
+
+    /** After {@link #run} returned -1 because a server died too often, the sentence that says so (else null). */
+    public String died() {
+        return died;
     }
 
     /**
@@ -270,17 +268,23 @@ public final class Bench {
                 + out + ".";
     }
 
-    /** The points of one repetition of a combination against one server ({@code server} null: not started here). */
-    private void measureAll(Sweep.Task task, URI base, ServerProcess server, String problem,
+    /**
+     * The points of one repetition of a combination against one server ({@code server} null: not started here); how
+     * that server died if it ended on its own before the last of them (the window it died in recorded as such).
+     */
+    private ServerDeath measureAll(Sweep.Task task, URI base, ServerProcess server, String problem,
                             Map<Page, Map<Engine, byte[]>> expected, int[] progress, long started)
             throws IOException, InterruptedException {
         Map<Page, Double> floors = new java.util.LinkedHashMap<>();
         // The pages whose JVM warm-up at their heaviest point reached steady state: their points then only settle.
+        // A server that died cuts the warm-up or window under way short, as Ctrl-C does: its end is not measured.
+        java.util.function.BooleanSupplier cut = () -> stopped || server != null && !server.alive();
         Set<Page> warm = problem != null || stopped ? Set.of() : WarmOnce.pages(task, base, server, expected,
-                measurement, sweep.windows().settleTime(), () -> stopped);
-        for (Point p : task.points()) {
-            if (stopped) {
-                break;
+                measurement, sweep.windows().settleTime(), cut);
+        for (int i = 0; i < task.points().size() && !stopped; i++) {
+            Point p = task.points().get(i);
+            if (ServerDeath.ended(server, null)) {   // in the warm-up, or between two points
+                return new ServerDeath(i, p, false, server.ended());
             }
             console.progress(++progress[0], progress[1], started, p, task.repetition());
             if (problem != null) {
@@ -306,9 +310,14 @@ public final class Bench {
                     PointMeasurement how = pageWarm ? measurement.settling(sweep.windows().settleTime())
                             : w > 1 ? measurement.settling(BenchConfig.NEXT_WINDOW) : measurement;
                     Row row = p.app() != null ? how.measure(sweep.foreign(), p, () -> stopped, name)
-                            : how.measure(base, server, p, body, floor, () -> stopped, name);
+                            : how.measure(base, server, p, body, floor, cut, name);
                     if (stopped) {
-                        return;   // cut short: not a result
+                        return null;   // cut short: not a result
+                    }
+                    if (ServerDeath.ended(server, row)) {
+                        ServerDeath death = new ServerDeath(i, p, true, server.ended());
+                        record(death.row(sweep.tool()).with(Metric.WINDOW, w), task.repetition());
+                        return death;
                     }
                     record(row.with(Metric.WINDOW, w), task.repetition());
                     if (!Boolean.TRUE.equals(row.disturbed()) || !row.valid()) {
@@ -318,6 +327,7 @@ public final class Bench {
                 }
             }
         }
+        return null;
     }
 
     /** A measured window into runs.csv, and summary.csv and summary.json rewritten from all of them. */
@@ -333,17 +343,5 @@ public final class Bench {
         rows = all;
         Summary.write(sweep.out().resolve("summary.csv"), all);
         Summary.writeJson(sweep.out().resolve("summary.json"), all);
-    }
-
-    /**
-     * {@code dir/stem + ext}, or, when that file exists (a server log of a repetition measured again, or of one a
-     * stopped sweep began), {@code dir/stem-2 + ext} and so on: an earlier window's log is not overwritten.
-     */
-    static Path unused(Path dir, String stem, String ext) {
-        Path file = dir.resolve(stem + ext);
-        for (int n = 2; Files.exists(file); n++) {
-            file = dir.resolve(stem + "-" + n + ext);
-        }
-        return file;
     }
 }

@@ -5,6 +5,7 @@ import tables.Row;
 import tables.Summary;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -98,6 +99,18 @@ final class RunsFile {
         return u == null ? null : u.why();
     }
 
+    /**
+     * A repetition measured again at once because its server died ({@code why}): its point's windows in runs.csv so
+     * far move to runs-replaced.csv when the new JVM's first window of it is recorded, as a --resume's do.
+     */
+    void measureAgain(String pointKey, int repetition, String why) {
+        List<Row> windows = runs.stream().filter(r -> r.pointKey().equals(pointKey)
+                && Repetitions.repetition(r) == repetition).toList();
+        if (!windows.isEmpty()) {
+            unsettled.put(slot(pointKey, repetition), new Unsettled(new ArrayList<>(windows), why));
+        }
+    }
+
     /** How many windows of a repetition runs.csv holds now. */
     int windows(String pointKey, int repetition) {
         return (int) runs.stream().filter(r -> r.pointKey().equals(pointKey)
@@ -163,5 +176,43 @@ final class RunsFile {
                 invalid + disturbed == 0 ? "none of them again" : String.format(Locale.ROOT, "%d of them again"
                         + " (%d not valid, %d disturbed; their earlier windows move to %s as each is measured)",
                         invalid + disturbed, invalid, disturbed, Repetitions.REPLACED_FILE));
+    }
+
+    /**
+     * The rows of an earlier {@code summary.csv} that runs.csv does not make (wrk's, an import's), kept as they are
+     * when the summary is rewritten: bench's drivers (pssrbench, hyperfoil) keep their repetitions in runs.csv, whose
+     * summary is rewritten from them. Rows of {@code tool} without their repetitions are refused: {@code out} was
+     * measured before repetitions.
+     */
+    List<Row> others(Path csv, String tool, Path out) throws IOException {
+        Set<String> repeated = new java.util.HashSet<>();
+        runs.forEach(r -> repeated.add(r.tool()));
+        List<Row> others = new ArrayList<>();
+        if (Files.exists(csv)) {
+            for (Row row : Summary.read(csv)) {
+                if (repeated.contains(row.tool())) {
+                    continue;
+                }
+                if (!row.tool().equals(tool)) {
+                    others.add(row);   // another tool's rows in the same folder stay as they are
+                } else {   // this driver's rows without their repetitions
+                    throw new base.UsageException(out + " was measured before repetitions (it has no "
+                            + Repetitions.FILE + "); measure again into another --out.");
+                }
+            }
+        }
+        return others;
+    }
+
+    /**
+     * {@code dir/stem + ext}, or, when that file exists (a server log of a repetition measured again, or of one a
+     * stopped sweep began), {@code dir/stem-2 + ext} and so on: an earlier window's log is not overwritten.
+     */
+    static Path unused(Path dir, String stem, String ext) {
+        Path file = dir.resolve(stem + ext);
+        for (int n = 2; Files.exists(file); n++) {
+            file = dir.resolve(stem + "-" + n + ext);
+        }
+        return file;
     }
 }

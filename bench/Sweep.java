@@ -5,8 +5,10 @@ import harness.ServerProcess;
 import http.Protocol;
 import load.H2Load;
 import load.LoadGenerator;
+import model.Engine;
 import model.Page;
 import site.Combination;
+import site.Server;
 import tables.Provenance;
 import tables.Row;
 
@@ -219,5 +221,23 @@ public record Sweep(BenchConfig config, List<Combination> combinations, URI targ
         more.put("aot_cache", target != null || foreign != null ? "off: no server started here"
                 : AotTraining.describe(servers().noAotCache()));
         return Provenance.record("bench", driver.about().provenance(), flags, more);
+    }
+
+    /**
+     * The selection plus the raw baseline on every selected server and mode it is not already there for, the
+     * baselines first on each server.
+     */
+    public static List<Combination> withBaselines(List<Combination> selected, List<Engine> engines,
+                                                  List<Server> servers) {
+        Set<Combination> all = new java.util.LinkedHashSet<>(selected);
+        for (Combination c : selected) {
+            for (Engine e : engines) {
+                if (e.baseline() && c.mode().supports(e)) {
+                    all.add(new Combination(c.server(), e, c.mode()));
+                }
+            }
+        }
+        return all.stream().sorted(java.util.Comparator.comparingInt((Combination c) -> servers.indexOf(c.server()))
+                .thenComparing(c -> !c.engine().baseline())).toList();
     }
 }

@@ -301,7 +301,7 @@ final class BenchCommand implements Callable<Integer> {
         Logs.configure();
         Map<String, Object> flags = Provenance.flags(spec.commandLine().getParseResult());
         if (!servers.noBaseline() && target == null && foreign == null) {
-            chosen = Bench.withBaselines(chosen, Registry.ENGINES, Registry.SERVERS);
+            chosen = Sweep.withBaselines(chosen, Registry.ENGINES, Registry.SERVERS);
         }
         flags.put("selected", chosen.stream().map(Combination::toString).toList());
         if (running != null) {   // which server was measured, and where: the URL as checked, its host resolved
@@ -337,10 +337,11 @@ final class BenchCommand implements Callable<Integer> {
             sweeping.set(bench);
         }
         int invalid = bench.run();
-        if (invalid < 0) {   // 130: stopped by Ctrl-C, as shells report it; one sentence, as for an error
-            spec.commandLine().getErr().println("pssrbench: " + bench.stoppedSentence());
+        if (invalid < 0) {   // 130: stopped by Ctrl-C, as shells report it; or a server died too often; one sentence
+            String died = bench.died();
+            spec.commandLine().getErr().println("pssrbench: " + (died != null ? died : bench.stoppedSentence()));
             spec.commandLine().getErr().flush();
-            return 130;
+            return died != null ? Bench.SERVER_DIED : 130;
         }
         return invalid == 0 ? 0 : 1;
     }

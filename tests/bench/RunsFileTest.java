@@ -120,4 +120,31 @@ class RunsFileTest {
         assertEquals(1000.0, Repetitions.summarize(runs.rows()).get(0).reqPerS(), "the undisturbed attempt stands");
         assertEquals(4, runs.windowsEver(KEY, 1));
     }
+
+    /**
+     * A repetition whose server died is measured again at once, not by a --resume: the dead window, recorded (its
+     * row saying so), moves to runs-replaced.csv when the fresh JVM's window is recorded, and the new one's files are
+     * numbered on from it.
+     */
+    @Test
+    void aRepetitionWhoseServerDiedKeepsItsDeadWindowApartOnceMeasuredAgain(@TempDir Path dir) throws IOException {
+        RunsFile runs = loaded(dir);
+        Row kept = window(1, 1000, 0);
+        runs.record(kept);
+        Row dead = PointRows.failed(P, "the server died during this window (killed by signal 9 (SIGKILL))")
+                .withRepetition(2);
+        runs.record(dead);
+        runs.measureAgain(KEY, 3, "the server died");   // no window of it yet: nothing to move
+        runs.measureAgain(KEY, 2, "the server died");
+        assertEquals(1, runs.windowsEver(KEY, 2));
+        Row again = window(2, 1100, 0);
+        runs.record(again);
+        assertEquals(List.of(kept, again), runs.rows());
+        assertEquals(1, runs.moved());
+        assertEquals(2, runs.windowsEver(KEY, 2), "the fresh JVM's next window is the third");
+        List<Row> replaced = Repetitions.read(dir.resolve(Repetitions.REPLACED_FILE));
+        assertEquals(1, replaced.size());
+        assertTrue(replaced.get(0).note().contains("the server died during this window"), replaced.get(0).note());
+        assertEquals(2, Repetitions.read(dir.resolve(Repetitions.FILE)).size());
+    }
 }
