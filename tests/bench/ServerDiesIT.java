@@ -1,0 +1,153 @@
+package bench;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Issue 32, item 4: a server JVM that dies during a repetition (kill -9 here, as the kernel's OOM killer or an
+ * operator ends it) is said in one sentence, what was measured is kept, the dead window is recorded as such, and the
+ * repetition is measured again in a fresh JVM once; a server that dies again ends bench with exit 3. The real jar as
+ * a process, its server found in its process tree and killed by PID.
+ */
+@Tag("parallel")   // checks files and exit codes only: runs beside the other integration tests so tagged
+class ServerDiesIT {
+
+    private static Path jar;
+    private final List<Process> started = new ArrayList<>();
+
+    @BeforeAll
+    static void findJar() {
+        jar = Path.of(System.getProperty("pssrbench.jar", "target/pssrbench.jar"));
+        assertTrue(Files.isRegularFile(jar), "run after 'mvn package': " + jar);
+    }
+
+    /** One point, one repetition; a window long enough to be killed in. */
+    private Process bench(Path out) throws IOException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-jar", jar.toString(), "bench", "--server=jdk", "--engine=jstachio", "--mode=virtual",
+                "--no-baseline", "--connections=2", "--warmup=1s", "--duration=4s", "--repeat=1", "--windows=1",
+                "--no-aot-cache", "--out=" + out));
+        Process p = new ProcessBuilder(command).start();
+        started.add(p);
+        return p;
+    }
+
+    /** The bench JVM's {@code serve} child other than {@code not} (-1: any), waited for up to 90 s. */
+    private static ProcessHandle server(Process bench, long not) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        while (System.nanoTime() < deadline && bench.isAlive()) {
+            Optional<ProcessHandle> serve = bench.descendants().filter(h -> h.pid() != not && arguments(h)
+                    .contains("serve")).findFirst();
+            if (serve.isPresent()) {
+                return serve.get();
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("no server JVM within 90 s (bench alive: " + bench.isAlive() + ")");
+    }
+
+    private static List<String> arguments(ProcessHandle h) {
+        try {
+            return List.of(Files.readString(Path.of("/proc", String.valueOf(h.pid()), "cmdline")).split("\0"));
+        } catch (IOException e) {
+            return List.of();   // gone
+        }
+    }
+
+    /** kill -9 of {@code server} 6 s after it started: past its start (3 s here), in its window or its warm-up. */
+    private static void kill(ProcessHandle server) throws Exception {
+        Thread.sleep(6000);
+        assertTrue(server.isAlive(), "the server ended before it was killed");
+        assertEquals(0, new ProcessBuilder("kill", "-9", String.valueOf(server.pid())).start().waitFor());
+    }
+
+    /** What bench printed (stdout and stderr apart) and its exit status, once it ended (within 120 s). */
+    private record Ended(String out, String err, int status) {
+    }
+
+    private static Ended end(Process bench, CompletableFuture<String> out, CompletableFuture<String> err)
+            throws Exception {
+        assertTrue(bench.waitFor(120, TimeUnit.SECONDS), "bench ended within 120 s");
+        return new Ended(out.get(10, TimeUnit.SECONDS), err.get(10, TimeUnit.SECONDS), bench.exitValue());
+    }
+
+    private static CompletableFuture<String> read(java.io.InputStream in) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                return "(unreadable: " + e + ")";
+            }
+        });
+    }
+
+    @Test
+    void aServerKilledOnceIsSaidAndItsRepetitionMeasuredAgainInAFreshJvm(@TempDir Path out) throws Exception {
+        Process bench = bench(out);
+        var said = read(bench.getInputStream());
+        var err = read(bench.getErrorStream());
+        ProcessHandle first = server(bench, -1);
+        kill(first);
+        Ended ended = end(bench, said, err);
+        String all = ended.out() + ended.err();
+        assertTrue(all.contains("bench: the server of repetition 1 of jdk-jstachio-virtual died ")
+                && all.contains("(killed by signal 9 (SIGKILL)); repetition 1 is measured again in a fresh JVM (1 of"
+                + " at most 1)."), all);
+        assertEquals(0, ended.status(), all);   // the fresh JVM's window is the repetition's: a valid point
+        assertTrue(Files.isRegularFile(out.resolve("logs/jdk-jstachio-virtual.rep1-2.server.log")), "a second JVM");
+        String runs = Files.readString(out.resolve("runs.csv"));
+        assertTrue(runs.lines().count() >= 2 && !runs.contains("the server died"), "the fresh JVM's window: " + runs);
+        // Killed in its window: that window is kept, moved with its note beside runs.csv, as a --resume moves one.
+        if (all.contains("died during the window of")) {
+            assertTrue(Files.readString(out.resolve("runs-replaced.csv"))
+                    .contains("the server died during this window (killed by signal 9 (SIGKILL))"));
+        }
+    }
+
+    @Test
+    void aServerKilledTwiceInOneRepetitionEndsBenchWithExit3KeepingWhatWasMeasured(@TempDir Path out)
+            throws Exception {
+        Process bench = bench(out);
+        var said = read(bench.getInputStream());
+        var err = read(bench.getErrorStream());
+        ProcessHandle first = server(bench, -1);
+        kill(first);
+        kill(server(bench, first.pid()));
+        Ended ended = end(bench, said, err);
+        String all = ended.out() + ended.err();
+        assertEquals(3, ended.status(), all);
+        assertTrue(ended.err().startsWith("pssrbench: the server of repetition 1 of jdk-jstachio-virtual died ")
+                && ended.err().contains("(killed by signal 9 (SIGKILL)), after 1 fresh JVM for that repetition"
+                + " already; bench ends here (exit 3)"), ended.err());
+        assertEquals(1, ended.err().strip().lines().count(), "one sentence: " + ended.err());
+        assertTrue(Files.isRegularFile(out.resolve("provenance.json")), "the folder is kept");
+        assertTrue(Files.isRegularFile(out.resolve("logs/jdk-jstachio-virtual.rep1-2.server.log")), "a second JVM");
+    }
+
+    /** Whatever a failed test left running is stopped, so that a failure leaves no orphan either. */
+    @AfterEach
+    void stopWhatIsLeft() {
+        for (Process p : started) {
+            List<ProcessHandle> all = new ArrayList<>(p.descendants().toList());
+            p.destroyForcibly();
+            all.forEach(ProcessHandle::destroyForcibly);
+        }
+        started.clear();
+    }
+}
