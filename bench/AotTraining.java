@@ -147,7 +147,8 @@ final class AotTraining {
         Path log = logs.resolve(Point.label(c, protocol) + ".aot-training.server.log");   // once per sweep
         try {
             ServeConfig config = ServeConfig.of(c, ServeConfig.DEFAULT_DELAY).withProtocol(protocol);
-            try (ServerProcess server = ServerProcess.serve(config, ServerJvm.concat(serverJvm, AotCache.trainFlags(partial)), log)) {
+            List<String> flags = ServerJvm.concat(serverJvm, AotCache.trainFlags(partial));
+            try (ServerProcess server = ServerProcess.serve(config, flags, log)) {
                 for (Page page : Page.values()) {
                     load(server, page, protocol, expected.get(page).values().iterator().next());
                 }

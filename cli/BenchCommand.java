@@ -280,8 +280,8 @@ final class BenchCommand implements Callable<Integer> {
         bench.ForeignApp app = foreign == null ? null : foreign.app(chosenPages);
         URI target = running == null ? null : running.url();
         LoadDriver loadDriver = config.load().loadDriver().prepare();
-        if (config.load().export() != null) {   // the configuration checked that the driver exports
-            BenchExport.write(config, loadDriver, running.combination(), chosenPages, target, spec.commandLine().getOut());
+        if (config.load().export() != null) {   // the configuration checked that the driver exports it
+            BenchExport.write(config, loadDriver, running.combination(), target, spec.commandLine().getOut());
             return 0;
         }
         // Apart by default where the machine has the cores (4 or more): half for the server, half for the client.

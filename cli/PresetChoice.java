@@ -17,8 +17,8 @@ import java.util.Map;
 final class PresetChoice {
 
     @Option(names = "--preset", paramLabel = "ID", description = "A named sweep: study (the published study's"
-            + " approaches, pages, user counts 1 to 128, data source and server JVM flags on every server; docs/bench.md"
-            + " lists what it sets). Flags given beside it replace its own; which may be: docs/bench.md.")
+            + " approaches, pages, user counts 1 to 128, data source and server JVM flags on every server;"
+            + " docs/bench.md lists what it sets). Flags given beside it replace its own; which may be: docs/bench.md.")
     String id;
 
     @Option(names = "--estimate-only", description = "Print the sweep's plan and estimated time, and stop: no server"

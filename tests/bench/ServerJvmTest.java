@@ -49,7 +49,8 @@ class ServerJvmTest {
                 ServerProcess.jvmFlags(c.server()), Point.label(c, Protocol.H1)), none, "without any, the key of before");
         assertNotEquals(none, AotTraining.key(c, Protocol.H1, PAPER));
         @SuppressWarnings("unchecked")
-        Map<String, List<String>> flags = (Map<String, List<String>>) sweep(PAPER).provenance().get("server_jvm_flags");
+        Map<String, List<String>> flags = (Map<String, List<String>>) sweep(PAPER).provenance()
+                .get("server_jvm_flags");
         assertTrue(flags.get(c.server().id()).containsAll(PAPER), flags.toString());
     }
 }
