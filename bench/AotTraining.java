@@ -50,14 +50,20 @@ final class AotTraining {
 
     private final Path folder;
     private final Path logs;
+    private final List<String> serverJvm;
     private final java.util.function.Consumer<String> say;
     private final Map<String, Used> used = new LinkedHashMap<>();
     /** How long the last {@link #flags} call took: a training, or a look-up (phases.csv's aot_s). */
     private long lastNanos;
 
-    /** {@code folder}: the cache folder; {@code logs}: where a training's server log goes; {@code say}: the console. */
-    AotTraining(Path folder, Path logs, java.util.function.Consumer<String> say) {
+    /**
+     * {@code folder}: the cache folder; {@code logs}: where a training's server log goes; {@code serverJvm}: bench's
+     * options for every server JVM (--server-jvm: the training's too, and part of the key, since they change what
+     * the JVM loads and profiles); {@code say}: the console.
+     */
+    AotTraining(Path folder, Path logs, List<String> serverJvm, java.util.function.Consumer<String> say) {
         this.folder = folder;
+        this.serverJvm = serverJvm;
         this.logs = logs;
         this.say = say;
     }
@@ -83,10 +89,13 @@ final class AotTraining {
         return off == null ? "on: " + AotCache.folder(System.getenv()) : "off: " + off;
     }
 
-    /** The unit's cache key: the class path, this JDK (the server JVMs' java is this one's), the server's flags. */
-    static String key(Combination c, Protocol protocol) throws IOException {
+    /**
+     * The unit's cache key: the class path, this JDK (the server JVMs' java is this one's), the server's flags and
+     * then {@code serverJvm} (--server-jvm; none: the key as before it existed, so earlier caches still fit).
+     */
+    static String key(Combination c, Protocol protocol, List<String> serverJvm) throws IOException {
         return AotCache.key(AotCache.classPath(), System.getProperty("java.vm.version"),
-                ServerProcess.jvmFlags(c.server()), Point.label(c, protocol));
+                ServerJvm.concat(ServerProcess.jvmFlags(c.server()), serverJvm), Point.label(c, protocol));
     }
 
     /**
@@ -110,7 +119,7 @@ final class AotTraining {
     private List<String> cached(Combination c, Protocol protocol, Map<Page, Map<Engine, byte[]>> expected)
             throws IOException, InterruptedException {
         String unit = Point.label(c, protocol);
-        String key = key(c, protocol);
+        String key = key(c, protocol, serverJvm);
         Path file = AotCache.file(folder, unit, key);
         if (!Files.isRegularFile(file)) {
             Files.createDirectories(folder);
@@ -138,7 +147,8 @@ final class AotTraining {
         Path log = logs.resolve(Point.label(c, protocol) + ".aot-training.server.log");   // once per sweep
         try {
             ServeConfig config = ServeConfig.of(c, ServeConfig.DEFAULT_DELAY).withProtocol(protocol);
-            try (ServerProcess server = ServerProcess.serve(config, AotCache.trainFlags(partial), log)) {
+            List<String> flags = ServerJvm.concat(serverJvm, AotCache.trainFlags(partial));
+            try (ServerProcess server = ServerProcess.serve(config, flags, log)) {
                 for (Page page : Page.values()) {
                     load(server, page, protocol, expected.get(page).values().iterator().next());
                 }

@@ -74,11 +74,12 @@ public final class Bench {
         BenchConfig.Windows w = sweep.windows();
         this.measurement = new PointMeasurement(w.fixedWarmup(), w.steady(), w.duration(),
                 sweep.config().load().loadThreads(), sweep.servers().jfr(), sweep.out(), sweep.driver());
-        this.check = new CombinationCheck(sweep.out().resolve("logs"), () -> stopped);
+        this.check = new CombinationCheck(sweep.out().resolve("logs"), sweep.servers().serverJvm(), () -> stopped);
         this.runs = new RunsFile(sweep.out());
         this.phases = new PhaseLog(sweep.out());
         this.aot = AotTraining.off(sweep.servers().noAotCache()) != null ? null : new AotTraining(
-                harness.AotCache.folder(System.getenv()), sweep.out().resolve("logs"), this.console::println);
+                harness.AotCache.folder(System.getenv()), sweep.out().resolve("logs"), sweep.servers().serverJvm(),
+                this.console::println);
     }
 
     /** The engines of the selected combinations (the baselines included). */
@@ -232,7 +233,7 @@ public final class Bench {
         ServerProcess[] ran = {null};   // for its phases, once closed
         ServerDeath death = null;
         try (ServerProcess server = ServerProcess.start(sweep.serveConfig(task), sweep.serverCpuPrefix(),
-                aot == null ? List.of() : aot.flags(c, task.protocol(), expected), log)) {
+                sweep.serverJvmFlags(aot == null ? List.of() : aot.flags(c, task.protocol(), expected)), log)) {
             ran[0] = server;
             String problem = unverified != null ? unverified
                     : CombinationCheck.checkBytes(server.base(), server.tls(), expected);

@@ -64,6 +64,7 @@ public final class BenchArgs {
         add(args, "--agents", load.agents(), d.load().agents(), Function.identity());
         flag(args, "--no-baseline", servers.noBaseline());
         flag(args, "--no-aot-cache", servers.noAotCache());
+        add(args, "--server-jvm", String.join(" ", servers.serverJvm()), "");
         add(args, "--target", running.target(), null);
         add(args, "--label", running.label(), null);
         return args;

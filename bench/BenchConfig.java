@@ -175,10 +175,20 @@ public record BenchConfig(Points points, Windows windows, Servers servers, Load 
      * The servers bench starts: at this per-item delay and source scheduler (serve's defaults: bench measures them
      * as they serve by default), pinned to {@code serverCpus} (null: anywhere) while bench runs on
      * {@code clientCpus}, recorded with JFR, with the raw baseline beside each selection unless {@code noBaseline},
-     * started from an AOT cache trained once per combination ({@link AotTraining}) unless {@code noAotCache}.
+     * started from an AOT cache trained once per combination ({@link AotTraining}) unless {@code noAotCache}, with
+     * {@code serverJvm}'s JVM options after each server's own ({@link ServerJvm}: none by default).
      */
     public record Servers(Duration delay, DataSource.Timers timers, String serverCpus, String clientCpus, boolean jfr,
-                          boolean noBaseline, boolean noAotCache) {
+                          boolean noBaseline, boolean noAotCache, List<String> serverJvm) {
+        public Servers {
+            serverJvm = ServerJvm.checked(serverJvm);
+        }
+
+        /** With no JVM options of bench's own. */
+        public Servers(Duration delay, DataSource.Timers timers, String serverCpus, String clientCpus, boolean jfr,
+                       boolean noBaseline, boolean noAotCache) {
+            this(delay, timers, serverCpus, clientCpus, jfr, noBaseline, noAotCache, List.of());
+        }
     }
 
     /** The load driver ({@link LoadDrivers}) and its threads; {@code export}: a folder to write benchmarks to. */

@@ -38,12 +38,17 @@ final class CombinationCheck {
 
     private final Path logs;
     private final BooleanSupplier stopped;
+    private final List<String> serverJvm;
     /** The verification JVM running now, if any, so that a stop does not wait for it. */
     private volatile Process verifying;
 
-    /** {@code logs}: where each verification's output is kept; {@code stopped}: the sweep's stop. */
-    CombinationCheck(Path logs, BooleanSupplier stopped) {
+    /**
+     * {@code logs}: where each verification's output is kept; {@code serverJvm}: bench's options for the JVMs that
+     * serve (--server-jvm), the verifying one too; {@code stopped}: the sweep's stop.
+     */
+    CombinationCheck(Path logs, List<String> serverJvm, BooleanSupplier stopped) {
         this.logs = logs;
+        this.serverJvm = serverJvm;
         this.stopped = stopped;
     }
 
@@ -70,7 +75,7 @@ final class CombinationCheck {
      */
     String verify(Combination c, http.Protocol protocol) throws IOException, InterruptedException {
         Path log = logs.resolve(Point.label(c, protocol) + ".verify.log");   // one per protocol verified over
-        Process p = ServerProcess.child(ServerProcess.command(List.of(), verifyArgs(c, protocol)
+        Process p = ServerProcess.child(ServerProcess.command(List.of(), serverJvm, verifyArgs(c, protocol)
                 .toArray(String[]::new)))
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         verifying = p;

@@ -48,6 +48,14 @@ public record Sweep(BenchConfig config, List<Combination> combinations, URI targ
                 .withProtocol(task.protocol()).withThreads(task.threads());
     }
 
+    /**
+     * The JVM options bench gives the server JVM of a task after the server's own: --server-jvm's, then {@code aot}
+     * (its AOT cache's), so that an option of the user's can never displace the cache's.
+     */
+    public List<String> serverJvmFlags(List<String> aot) {
+        return ServerJvm.concat(servers().serverJvm(), aot);
+    }
+
     /** The tool column of this sweep's rows: its driver's ({@code --driver}). */
     public String tool() {
         return driver.about().tool();
@@ -215,7 +223,8 @@ public record Sweep(BenchConfig config, List<Combination> combinations, URI targ
         combinations.forEach(c -> modes.put(c.mode().id(), c.mode().summary()));
         more.put("modes", modes);
         Map<String, List<String>> jvmFlags = new LinkedHashMap<>();
-        combinations.forEach(c -> jvmFlags.put(c.server().id(), ServerProcess.jvmFlags(c.server())));
+        combinations.forEach(c -> jvmFlags.put(c.server().id(), ServerJvm.concat(ServerProcess.jvmFlags(c.server()),
+                servers().serverJvm())));
         more.put("server_jvm_flags", jvmFlags);
         // Whether the servers started from an AOT cache (each one's key, file, size and training: the outcome's).
         more.put("aot_cache", target != null || foreign != null ? "off: no server started here"

@@ -45,6 +45,9 @@ final class BenchCommand implements Callable<Integer> {
     @CommandLine.Mixin
     Selection selection;
 
+    @CommandLine.Mixin
+    PresetChoice preset;
+
     @Option(names = "--page", split = ",", paramLabel = "ID", defaultValue = BenchConfig.DEFAULT_PAGES,
             description = "Pages (default: ${DEFAULT-VALUE}).")
     List<String> pages;
@@ -190,11 +193,15 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--no-aot-cache", description = BenchConfig.NO_AOT_CACHE_HELP)
     boolean noAotCache;
 
+    @Option(names = "--server-jvm", paramLabel = "OPTIONS", defaultValue = "", description = bench.ServerJvm.HELP)
+    String serverJvm;
+
     /**
      * The flags as bench's configuration, checked against each other (each refusal one sentence, exit 2): the
      * protocols first against the driver and --target ({@link BenchProtocols}), the rest by the value itself.
      */
     BenchConfig config() {
+        preset.apply(spec);
         LoadDriver loadDriver = LoadDrivers.byId(driver);
         List<Protocol> over = BenchProtocols.check(protocol.stream().map(Protocol::byId).toList(), streams,
                 Cli.given(spec, "--streams"), loadDriver.about(), selection.target != null);
@@ -206,7 +213,8 @@ final class BenchCommand implements Callable<Integer> {
                 rates, over, streams, threads), new BenchConfig.Windows(repeat, seed, warmup, warmupMax, duration,
                 settle, windows, Cli.given(spec, "--repeat") && !Cli.given(spec, "--precision") ? BenchConfig.OFF
                 : precision, repeatMax),
-                new BenchConfig.Servers(delay, timers, serverCpus, clientCpus, jfr, noBaseline, noAotCache),
+                new BenchConfig.Servers(delay, timers, serverCpus, clientCpus, jfr, noBaseline, noAotCache,
+                        bench.ServerJvm.parse(serverJvm)),
                 new BenchConfig.Load(driver, loadThreads, export, agents), new BenchConfig.Folder(out, resume),
                 new BenchConfig.Running(selection.target, selection.label));
     }
@@ -263,22 +271,17 @@ final class BenchCommand implements Callable<Integer> {
             throw new UsageException("--threads sizes a platform pool, and none of the selected combinations runs on"
                     + " one: select the blocking mode (or a javalin mode but virtual and buffered).");
         }
+        preset.sayLeftOut(selection, spec.commandLine().getOut());
+        if (preset.estimated(config, folder, chosen, running != null || foreign != null, spec.commandLine().getOut())) {
+            return 0;
+        }
         // A foreign app's pages are checked before anything is measured or written; their bodies are the verified
         // ones the load generator compares every response with.
         bench.ForeignApp app = foreign == null ? null : foreign.app(chosenPages);
         URI target = running == null ? null : running.url();
         LoadDriver loadDriver = config.load().loadDriver().prepare();
-        BenchConfig.Load load = config.load();
-        if (load.export() != null) {   // the configuration checked that the driver exports
-            BenchConfig.Windows w = config.windows();
-            List<Path> written = ((LoadDriver.Exports) loadDriver).export(running.combination(), chosenPages,
-                    config.points().connections(), config.points().rates(), target, w.fixedWarmup(), w.steady(),
-                    w.duration(), load.agents(), load.export());
-            var o = spec.commandLine().getOut();
-            written.forEach(f -> o.println("bench: wrote " + f + " (Hyperfoil's parser accepts it)"));
-            o.println("bench: run each on a Hyperfoil controller (upload, run, export -f JSON) and bring the"
-                    + " exports back with: pssrbench hyperfoil-import --out=DIR RUN.json ... (docs/hyperfoil.md)");
-            o.flush();
+        if (config.load().export() != null) {   // the configuration checked that the driver exports it
+            BenchExport.write(config, loadDriver, running.combination(), target, spec.commandLine().getOut());
             return 0;
         }
         // Apart by default where the machine has the cores (4 or more): half for the server, half for the client.
@@ -324,7 +327,7 @@ final class BenchCommand implements Callable<Integer> {
         // What the sweep runs with, chosen here: its seed, folder and CPUs.
         BenchConfig chosenHere = config.with(w.withSeed(shuffle)).with(new BenchConfig.Folder(folder, resuming))
                 .with(new BenchConfig.Servers(servers.delay(), servers.timers(), serverCpus, clientCpus,
-                        servers.jfr(), servers.noBaseline(), servers.noAotCache()));
+                        servers.jfr(), servers.noBaseline(), servers.noAotCache(), servers.serverJvm()));
         var sweep = new Sweep(chosenHere, chosen, target, app, loadDriver, flags);
         if (running != null) {
             spec.commandLine().getOut().println("bench: " + running.note());
