@@ -19,7 +19,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class PaperFiguresTest {
 
-    /** The notes' table of quoted results: its figure column (its en dashes as the data writes them), its quoted column. */
+    /**
+     * The notes' table of quoted results: its figure column (its en dashes as the data writes them), its quoted
+     * column.
+     */
     private static final List<String[]> NOTES = List.of(
             new String[] {"2", "does not scale beyond 4 users"},
             new String[] {"2", "scales to 128; 4,487"},
