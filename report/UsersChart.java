@@ -53,18 +53,27 @@ final class UsersChart {
 
     private final List<Row> rows;
     private final String raw;
+    private final String server;
+    private final String page;
+    /** Each aggregated mode's colour, that of its first pool size drawn: the paper's points beside it take it. */
+    private final Map<String, Color> aggregateColours = new TreeMap<>();
 
-    private UsersChart(List<Row> rows, String raw) {
+    private UsersChart(List<Row> rows, String raw, String server, String page) {
         this.rows = rows;
         this.raw = raw;
+        this.server = server;
+        this.page = page;
     }
 
     /**
      * The users chart of a section's valid closed-loop rows (their {@code scales_to} set, {@link ScalesTo#apply}), or
-     * null where they were measured at fewer than two connection counts.
+     * null where they were measured at fewer than two connection counts. {@code server} and {@code page}: the
+     * chart's, for the published study's points beside its series ({@link PaperPoints}; a page over another
+     * protocol than HTTP/1.1 matches none).
      */
-    static UsersChart of(List<Row> closed, String raw) {
-        return closed.stream().map(Row::connections).distinct().count() < 2 ? null : new UsersChart(closed, raw);
+    static UsersChart of(List<Row> closed, String raw, String server, String page) {
+        return closed.stream().map(Row::connections).distinct().count() < 2 ? null
+                : new UsersChart(closed, raw, server, page);
     }
 
     /** What a series' legend entry adds: its figure, where its series has one. */
@@ -103,6 +112,7 @@ final class UsersChart {
             plot.setRenderer(1, renderer);
             plot.setDatasetRenderingOrder(DatasetRenderingOrder.FORWARD);
         }
+        PaperPoints.draw(plot, server, page, firstOfSeries, aggregateColours);
     }
 
     /** The aggregate of {@code mode}'s engines at pool size {@code size} (null: none), if it can be drawn. */
@@ -123,6 +133,7 @@ final class UsersChart {
         renderer.setSeriesFillPaint(i, colour);
         renderer.setSeriesShape(i, look.shape(mode.getKey()));
         BasicStroke line = (BasicStroke) look.stroke(mode.getKey(), false);
+        aggregateColours.putIfAbsent(mode.getKey(), colour);
         renderer.setSeriesStroke(i, new BasicStroke(AGGREGATE_WIDTH, line.getEndCap(), line.getLineJoin(),
                 line.getMiterLimit(), line.getDashArray(), 0f));
         if (n != null) {
