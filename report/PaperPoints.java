@@ -154,7 +154,10 @@ final class PaperPoints {
             if (peak != null && users != null) {
                 g2.setStroke(new BasicStroke(1.6f));
                 g2.draw(new Ellipse2D.Double(px - R, py - R, 2 * R, 2 * R));
-                g2.drawString("paper", (float) (px + R + 2), (float) (py - R));
+                // Right of the circle, or left of it where the plot ends (the paper's last count, 128).
+                double width = g2.getFontMetrics().stringWidth("paper");
+                double x = px + R + 2 + width <= area.getMaxX() ? px + R + 2 : px - R - 2 - width;
+                g2.drawString("paper", (float) x, (float) (py - R));
             } else {
                 g2.setStroke(new BasicStroke(1.2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 1f, DOTS, 0f));
                 if (peak != null) {
