@@ -19,8 +19,8 @@ import java.util.ResourceBundle;
 
 /**
  * The command line: {@code serve} (the default), {@code list}, {@code verify}, {@code bench}, {@code browser},
- * {@code stress}, {@code wrk-row}, {@code last-row}, {@code provenance}, {@code report} and {@code compare}. Exit
- * codes: 0 success, 1 a failure at run time (port in use, verification failed, a compare gate failed), 2 a usage
+ * {@code stress}, {@code wrk-row}, {@code last-row}, {@code provenance}, {@code report}, {@code compare} and
+ * {@code study}. Exit codes: 0 success, 1 a failure at run time (port in use, verification failed, a compare gate failed), 2 a usage
  * error. Errors are one sentence, no stack trace. This file is the top command (parsing, converters, how errors are
  * told, the default command, help); each subcommand is a file of its own in this folder, the options they share a
  * mixin ({@link Selection}).
@@ -40,7 +40,7 @@ import java.util.ResourceBundle;
         subcommands = {ServeCommand.class, ListCommand.class, VerifyCommand.class, BenchCommand.class,
                 BrowserCommand.class, StressCommand.class, WrkRowCommand.class, HyperfoilImportCommand.class, LastRowCommand.class,
                 ProvenanceCommand.class,
-                ReportCommand.class, CompareCommand.class, CommandLine.HelpCommand.class})
+                ReportCommand.class, CompareCommand.class, StudyCommand.class, CommandLine.HelpCommand.class})
 public final class Cli {
 
     /** The types of PssrBench's flags that picocli does not know, refused in one sentence naming what is valid. */

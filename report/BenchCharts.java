@@ -91,7 +91,7 @@ final class BenchCharts {
         String where = server + " \u00b7 " + page;
         StringBuilder figures = new StringBuilder();
         // Throughput against two or more user counts is the published study's chart: its knees and aggregates.
-        UsersChart users = UsersChart.of(closed, raw);
+        UsersChart users = UsersChart.of(closed, raw, server, page);
         for (Metric m : CLOSED) {
             figure(figures, chart(m.title() + ", " + where, "concurrent connections, closed loop (log\u2082 scale)",
                     "connections", true, m, closed, m.column().equals("req_per_s") ? users : null));

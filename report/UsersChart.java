@@ -53,18 +53,27 @@ final class UsersChart {
 
     private final List<Row> rows;
     private final String raw;
+    private final String server;
+    private final String page;
+    /** Each aggregated mode's colour, that of its first pool size drawn: the paper's points beside it take it. */
+    private final Map<String, Color> aggregateColours = new TreeMap<>();
 
-    private UsersChart(List<Row> rows, String raw) {
+    private UsersChart(List<Row> rows, String raw, String server, String page) {
         this.rows = rows;
         this.raw = raw;
+        this.server = server;
+        this.page = page;
     }
 
     /**
      * The users chart of a section's valid closed-loop rows (their {@code scales_to} set, {@link ScalesTo#apply}), or
-     * null where they were measured at fewer than two connection counts.
+     * null where they were measured at fewer than two connection counts. {@code server} and {@code page}: the
+     * chart's, for the published study's points beside its series ({@link PaperPoints}; a page over another
+     * protocol than HTTP/1.1 matches none).
      */
-    static UsersChart of(List<Row> closed, String raw) {
-        return closed.stream().map(Row::connections).distinct().count() < 2 ? null : new UsersChart(closed, raw);
+    static UsersChart of(List<Row> closed, String raw, String server, String page) {
+        return closed.stream().map(Row::connections).distinct().count() < 2 ? null
+                : new UsersChart(closed, raw, server, page);
     }
 
     /** What a series' legend entry adds: its figure, where its series has one. */
@@ -103,6 +112,7 @@ final class UsersChart {
             plot.setRenderer(1, renderer);
             plot.setDatasetRenderingOrder(DatasetRenderingOrder.FORWARD);
         }
+        PaperPoints.draw(plot, server, page, firstOfSeries, aggregateColours);
     }
 
     /** The aggregate of {@code mode}'s engines at pool size {@code size} (null: none), if it can be drawn. */
@@ -123,6 +133,7 @@ final class UsersChart {
         renderer.setSeriesFillPaint(i, colour);
         renderer.setSeriesShape(i, look.shape(mode.getKey()));
         BasicStroke line = (BasicStroke) look.stroke(mode.getKey(), false);
+        aggregateColours.putIfAbsent(mode.getKey(), colour);
         renderer.setSeriesStroke(i, new BasicStroke(AGGREGATE_WIDTH, line.getEndCap(), line.getLineJoin(),
                 line.getMiterLimit(), line.getDashArray(), 0f));
         if (n != null) {
@@ -139,11 +150,39 @@ final class UsersChart {
     }
 
     /**
-     * The mode's aggregate at one pool size ({@code threads}, null for none): at each count where at least
-     * {@link #FEWEST_ENGINES} engines have a valid point, their mean throughput; null where fewer engines ran the
-     * mode. Its name says how many engines and what the band is.
+     * The mode's aggregate at one pool size ({@code threads}, null for none), as {@link #means} computes it, drawn:
+     * null where fewer engines ran the mode. Its name says how many engines and what the band is.
      */
     private Aggregate aggregate(String mode, Integer threads, String name) {
+        Means means = means(rows, mode, threads, raw);
+        if (means == null) {
+            return null;
+        }
+        YIntervalSeries series = new YIntervalSeries(name + ": mean of " + means.engines() + " engines (band: min"
+                + "\u2013max)");
+        means.counts().forEach(m -> series.add(m.point().users(), m.point().median(), m.min(), m.max()));
+        return new Aggregate(series, means.counts().stream().map(Mean::point).toList());
+    }
+
+    /**
+     * One count of an aggregated series: the mean throughput with the means of the engines' interval bounds as its
+     * point (wherever every engine's median lies within its interval, their mean lies within those), and the
+     * lowest and highest engine's median.
+     */
+    record Mean(ScalesTo.Point point, double min, double max) {
+    }
+
+    /** An aggregated series: how many engines ran the mode, and each count where enough of them have a point. */
+    record Means(int engines, List<Mean> counts) {
+    }
+
+    /**
+     * The study's aggregated series of {@code mode} at one pool size ({@code threads}, null for none) over the
+     * rows: at each count where at least {@link #FEWEST_ENGINES} engines have a valid point, their mean
+     * throughput, the {@code raw} baseline, other tools' rows and foreign apps left out; null where fewer engines
+     * ran the mode or no count has enough. The users chart draws it, docs/study.md compares it with the paper's.
+     */
+    static Means means(List<Row> rows, String mode, Integer threads, String raw) {
         Map<Integer, List<Row>> byCount = new TreeMap<>();
         List<String> engines = new ArrayList<>();
         for (Row r : rows) {
@@ -159,22 +198,19 @@ final class UsersChart {
         if (engines.size() < FEWEST_ENGINES) {
             return null;
         }
-        YIntervalSeries series = new YIntervalSeries(name + ": mean of " + engines.size()
-                + " engines (band: min\u2013max)");
-        List<ScalesTo.Point> figure = new ArrayList<>();
+        List<Mean> counts = new ArrayList<>();
         byCount.forEach((count, points) -> {
             if (points.size() >= FEWEST_ENGINES) {
                 double[] medians = points.stream().mapToDouble(Row::reqPerS).toArray();
                 double mean = Arrays.stream(medians).average().orElseThrow();
-                series.add(count, mean, Arrays.stream(medians).min().orElseThrow(),
-                        Arrays.stream(medians).max().orElseThrow());
                 List<ScalesTo.Point> ps = points.stream().map(ScalesTo::point).toList();
                 double lo = ps.stream().mapToDouble(ScalesTo.Point::lo).average().orElseThrow();
                 double hi = ps.stream().mapToDouble(ScalesTo.Point::hi).average().orElseThrow();
-                figure.add(new ScalesTo.Point(count, mean, Math.min(mean, lo), Math.max(mean, hi)));
+                counts.add(new Mean(new ScalesTo.Point(count, mean, Math.min(mean, lo), Math.max(mean, hi)),
+                        Arrays.stream(medians).min().orElseThrow(), Arrays.stream(medians).max().orElseThrow()));
             }
         });
-        return figure.isEmpty() ? null : new Aggregate(series, figure);
+        return counts.isEmpty() ? null : new Means(engines.size(), counts);
     }
 
     /** A diamond on the series' point at {@code users}, with its tooltip. */

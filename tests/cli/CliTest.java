@@ -305,7 +305,7 @@ public class CliTest {
     void anUnknownCommandNamesTheCommandsAndHelpIsOne() {
         String commands = "commands: serve (the default), list, verify, bench, browser, stress, wrk-row, hyperfoil-import, last-row,"
                 + " provenance,"
-                + " report, compare, help.";
+                + " report, compare, study, help.";
         refused("unknown command 'frob'; " + commands, "frob");
         refused("unknown command 'frob'; " + commands, "help", "frob");
         Run help = run("help");
