@@ -24,23 +24,26 @@ record Estimate(double typicalSeconds, double mostSeconds) {
     /** This JVM: start, every engine's pages rendered in memory, the report written at the end. */
     static final double START_SECONDS = 5;
     /**
-     * verify of one combination in a JVM of its own (20 ms per item, 10 concurrent requests per page). With the
-     * server's start and stop it was measured at 7 to 9 s on a 2-core machine, once counted per repetition;
-     * phases.csv's verify_s (15 to 44 s under a load average of 12 to 20) scales with the machine's load.
+     * verify of one combination in a JVM of its own (20 ms per item, 10 concurrent requests per page), since the
+     * engines compile their templates lazily: phases.csv's verify_s was 3.6 to 4.7 s on 2026-11-28 (40 verifications,
+     * load average 4 to 9); it scales with the machine's load (15 to 44 s under 12 to 20, before that change).
      */
-    static final double VERIFY_SECONDS = 6;
+    static final double VERIFY_SECONDS = 5;
     /**
      * A repetition's server JVM: start until it answers, the JMX connection, the data source's floor per page, stop
-     * (phases.csv's ready_s, jmx_s, floor_s, stop_s). The start is most of it: 4.7 to 9.0 s on a quiet 2-core
-     * machine without the AOT cache, 3.7 to 4.1 s with it (issue 33); the other three took 0.4 to 1.8, 0.4 to 0.6
-     * and 0.4 to 0.9 s here (measured under a load average of 12 to 20, the start then 9 to 22 s).
+     * (phases.csv's ready_s, jmx_s, floor_s, stop_s): 1.6 to 2.3 s a JVM together on 2026-11-28 (120 JVMs with their
+     * AOT caches, load average 4 to 9), the start 0.7 to 1.6 s of it; without the cache the start takes about 1 s more.
      */
-    static final double SERVER_SECONDS = 7;
+    static final double SERVER_SECONDS = 2;
+    /** Training a missing AOT cache (AotTraining), once per server unit: 12 s on 2026-11-27 for nima. */
+    static final double TRAIN_SECONDS = 13;
     /**
      * What an adaptive warm-up takes: the first point in a fresh JVM, and each later one (the JIT has compiled the
-     * page's path by then). Measured on a 2-core machine at 128 connections: see the README.
+     * page's path by then). At 128 connections on 2026-11-28, 20 to 22 s a point on average (136 warm-ups of 10
+     * combinations, a window measured again for being disturbed included); later points of a ramp, 13.8 s on
+     * average (42 warm-ups of nima's ramps at 4 to 128 connections, 2026-11-27).
      */
-    static final double AUTO_FIRST_SECONDS = 22, AUTO_LATER_SECONDS = 11;
+    static final double AUTO_FIRST_SECONDS = 22, AUTO_LATER_SECONDS = 13;
 
     /**
      * One repetition of one combination, as a sweep measures it: in a server JVM of its own, {@code points} of it;
@@ -53,13 +56,14 @@ record Estimate(double typicalSeconds, double mostSeconds) {
     /**
      * {@code steady}: null for a fixed {@code warmup}; {@code settle}: a later window's warm-up in a warm JVM (null:
      * each point warms up); {@code windows}: per point per JVM, 0 when chosen from the variance components;
-     * {@code target}: the server runs elsewhere (not verified, started or stopped here). Repetitions --precision may
-     * add are not counted: Bench announces each round as it begins.
+     * {@code target}: the server runs elsewhere (not verified, started or stopped here); {@code trainings}: the AOT
+     * caches missing, each trained before its first JVM. Repetitions --precision may add are not counted: Bench
+     * announces each round as it begins.
      */
     static Estimate of(List<Repetition> todo, Duration warmup, LoadGenerator.Steady steady, Duration duration,
-                       Duration settle, int windows, boolean target) {
-        double typical = START_SECONDS;
-        double most = START_SECONDS;
+                       Duration settle, int windows, boolean target, int trainings) {
+        double typical = START_SECONDS + trainings * TRAIN_SECONDS;
+        double most = typical;
         Set<Combination> verified = new HashSet<>();
         for (Repetition t : todo) {
             if (!target) {

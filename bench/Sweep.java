@@ -178,9 +178,29 @@ public record Sweep(BenchConfig config, List<Combination> combinations, URI targ
     /** How long the plan will take ({@link Estimate}). */
     Estimate estimate(List<Task> todo) {
         return Estimate.of(todo.stream().map(t -> new Estimate.Repetition(t.combination(), t.points().size(),
-                (int) t.points().stream().map(Point::page).distinct().count(), t.repetition())).toList(), windows().fixedWarmup(), windows().steady(), windows().duration(),
+                (int) t.points().stream().map(Point::page).distinct().count(), t.repetition())).toList(),
+                windows().fixedWarmup(), windows().steady(), windows().duration(),
                 windows().settleTime(), windows().fixedWindows(),
-                target != null || foreign != null);
+                target != null || foreign != null, target != null || foreign != null
+                        || AotTraining.off(servers().noAotCache()) != null ? 0
+                        : untrained(todo, harness.AotCache.folder(System.getenv())));
+    }
+
+    /** How many of the plan's server units have no AOT cache in {@code folder} yet: each is trained first. */
+    int untrained(List<Task> todo, Path folder) {
+        Set<String> missing = new java.util.HashSet<>();
+        for (Task t : todo) {
+            String unit = Point.label(t.combination(), t.protocol());
+            try {
+                String key = AotTraining.key(t.combination(), t.protocol(), servers().serverJvm());
+                if (!java.nio.file.Files.isRegularFile(harness.AotCache.file(folder, unit, key))) {
+                    missing.add(unit);
+                }
+            } catch (java.io.IOException e) {   // the class path unreadable: then training is what will fail
+                missing.add(unit);
+            }
+        }
+        return missing.size();
     }
 
     /** This sweep's record in provenance.json (a resumed sweep adds its own: the machine may have changed). */

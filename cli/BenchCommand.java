@@ -140,8 +140,7 @@ final class BenchCommand implements Callable<Integer> {
                     + " study's app) (default: ${DEFAULT-VALUE}).")
     DataSource.Timers timers;
 
-    // serve's default on purpose: bench measures the servers at the delay they serve with by default (each server
-    // JVM gets it as --delay).
+    // serve's default on purpose: bench measures the servers at the delay they serve with (each gets it as --delay).
     @Option(names = "--delay", paramLabel = "DURATION", defaultValue = ServeConfig.DEFAULT_DELAY_TEXT,
             description = "Per-item delay of the data source (default: ${DEFAULT-VALUE})."
                     + " Units: " + Durations.UNITS + ".")

@@ -105,7 +105,7 @@ final class PresetChoice {
         bench.DryRun.print(new bench.Sweep(config.with(w.withSeed(w.seed() == null ? 0 : w.seed()))
                 .with(new bench.BenchConfig.Folder(folder, config.folder().resume())),
                 config.servers().noBaseline() || elsewhere ? chosen
-                : bench.Bench.withBaselines(chosen, Registry.ENGINES, Registry.SERVERS)), out);
+                : bench.Sweep.withBaselines(chosen, Registry.ENGINES, Registry.SERVERS)), out);
         out.flush();
         return true;
     }

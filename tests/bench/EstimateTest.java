@@ -35,7 +35,10 @@ class EstimateTest {
                 : BenchConfig.AUTO, steady == null ? Duration.ofSeconds(60) : steady.max(), Duration.ofSeconds(5),
                 "2s", windows, BenchConfig.OFF, repeat)).with(new BenchConfig.Folder(Path.of("unused"), false))
                 .with(new BenchConfig.Points(d.points().pages(), connections, List.of(), d.points().protocols(),
-                        d.points().streams()));
+                        d.points().streams()))
+                // Without AOT caches, so that what ~/.cache holds does not change the figures (untrained, below).
+                .with(new BenchConfig.Servers(d.servers().delay(), d.servers().timers(), null, null, false, false,
+                        true));
         return new Sweep(config, chosen);
     }
 
@@ -75,5 +78,21 @@ class EstimateTest {
         double windows = (8 + 8 + 4) * (2 + 5);
         assertEquals(setup + 3 * Estimate.AUTO_FIRST_SECONDS + windows, e.typicalSeconds(), 1e-9);
         assertEquals(setup + 3 * 60 + windows, e.mostSeconds(), 1e-9, "a settle has no cap");
+    }
+
+    /** A unit whose AOT cache is missing is trained once, before its first JVM; one whose cache is there, not. */
+    @Test
+    void aMissingAotCacheIsTrainedOnce(@org.junit.jupiter.api.io.TempDir Path caches) throws Exception {
+        Sweep s = sweep(2, 3, null);
+        List<Sweep.Task> todo = s.plan(Map.of());
+        assertEquals(2, s.untrained(todo, caches), "two units, no cache: 6 JVMs, 2 trainings");
+        Sweep.Task first = todo.get(0);
+        java.nio.file.Files.createFile(harness.AotCache.file(caches, Point.label(first.combination(), first.protocol()),
+                AotTraining.key(first.combination(), first.protocol(), List.of())));
+        assertEquals(1, s.untrained(todo, caches), "one of them found");
+        double none = Estimate.of(List.of(), Duration.ofSeconds(15), null, Duration.ofSeconds(5), null, 1, false, 0)
+                .typicalSeconds();
+        assertEquals(none + 2 * Estimate.TRAIN_SECONDS, Estimate.of(List.of(), Duration.ofSeconds(15), null,
+                Duration.ofSeconds(5), null, 1, false, 2).typicalSeconds(), 1e-9);
     }
 }

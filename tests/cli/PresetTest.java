@@ -1,8 +1,8 @@
 package cli;
 
-import bench.Bench;
 import bench.BenchArgs;
 import bench.BenchConfig;
+import bench.Sweep;
 import model.DataSource;
 import model.Page;
 import site.Combination;
@@ -71,7 +71,7 @@ class PresetTest {
         List<String> nonMembers = List.of("nima qute virtual", "nima jstachio reactive", "nima jstachio fragments",
                 "nima jstachio buffered", "nima thymeleaf suspendable", "nima raw virtual", "nima jte virtual");
         nonMembers.forEach(m -> assertFalse(selected(bench).contains(m), m));
-        assertEquals(5 * 22, Bench.withBaselines(bench.selection.combinations(List.of()), Registry.ENGINES,
+        assertEquals(5 * 22, Sweep.withBaselines(bench.selection.combinations(List.of()), Registry.ENGINES,
                 Registry.SERVERS).size(), "raw beside each server's virtual, blocking and reactive modes");
 
         BenchConfig c = bench.config();
