@@ -39,8 +39,8 @@ record Estimate(double typicalSeconds, double mostSeconds) {
     static final double TRAIN_SECONDS = 13;
     /**
      * What an adaptive warm-up takes: the first point in a fresh JVM, and each later one (the JIT has compiled the
-     * page's path by then). At 128 connections on 2026-11-28, 20 to 22 s a point on average (136 warm-ups of 10
-     * combinations, a window measured again for being disturbed included); later points of a ramp, 13.8 s on
+     * page's path by then). At 128 connections on 2026-11-28, 20 to 22 s a point on average (70 warm-ups of 10
+     * combinations, 60 JVMs, a window measured again for being disturbed included); later points of a ramp, 13.8 s on
      * average (42 warm-ups of nima's ramps at 4 to 128 connections, 2026-11-27).
      */
     static final double AUTO_FIRST_SECONDS = 22, AUTO_LATER_SECONDS = 13;

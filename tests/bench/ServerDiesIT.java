@@ -2,7 +2,6 @@ package bench;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,7 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * repetition is measured again in a fresh JVM once; a server that dies again ends bench with exit 3. The real jar as
  * a process, its server found in its process tree and killed by PID.
  */
-@Tag("parallel")   // checks files and exit codes only: runs beside the other integration tests so tagged
+// Not tagged parallel: its kills are timed from the server's start (6 s), which under the parallel run's load (eight
+// classes on 2 cores, CI on 2026-11-28) landed before the server served or left bench's pipes open past its end.
 class ServerDiesIT {
 
     private static Path jar;
