@@ -188,19 +188,21 @@ public record Sweep(BenchConfig config, List<Combination> combinations, URI targ
 
     /** How many of the plan's server units have no AOT cache in {@code folder} yet: each is trained first. */
     int untrained(List<Task> todo, Path folder) {
-        Set<String> missing = new java.util.HashSet<>();
+        Set<String> seen = new java.util.HashSet<>();
+        int missing = 0;
         for (Task t : todo) {
             String unit = Point.label(t.combination(), t.protocol());
+            if (!seen.add(unit)) {
+                continue;   // a unit's key (a hash over the class path) once, not once per repetition
+            }
             try {
                 String key = AotTraining.key(t.combination(), t.protocol(), servers().serverJvm());
-                if (!java.nio.file.Files.isRegularFile(harness.AotCache.file(folder, unit, key))) {
-                    missing.add(unit);
-                }
+                missing += java.nio.file.Files.isRegularFile(harness.AotCache.file(folder, unit, key)) ? 0 : 1;
             } catch (java.io.IOException e) {   // the class path unreadable: then training is what will fail
-                missing.add(unit);
+                missing++;
             }
         }
-        return missing.size();
+        return missing;
     }
 
     /** This sweep's record in provenance.json (a resumed sweep adds its own: the machine may have changed). */
