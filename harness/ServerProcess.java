@@ -31,11 +31,14 @@ public final class ServerProcess implements AutoCloseable {
     /**
      * Every PssrBench child JVM's options: Netty's native transport needs native access; the export lets
      * ServerStats count virtual threads through the JDK's internal thread containers (no public API does). A
-     * server's JVM adds the server's own ({@link site.Server#jvmFlags()}). Nothing else: heap and GC are the JVM's
-     * defaults for this machine, as a user would start the server.
+     * server's JVM adds the server's own ({@link site.Server#jvmFlags()}). A JVM out of memory exits (status 3,
+     * saying why on its standard output) rather than limping on: left to the default, one with too small a heap
+     * (bench --server-jvm=-Xmx16m at 128 connections) lost its JMX, its SIGTERM handler and its watch on the parent
+     * to OutOfMemoryErrors and held bench past its 150 s bound, where an exit is a death bench says and measures
+     * again. Nothing else: heap and GC are the JVM's defaults for this machine, as a user would start the server.
      */
     static final List<String> JVM_FLAGS = List.of("--enable-native-access=ALL-UNNAMED",
-            "--add-exports=java.base/jdk.internal.vm=ALL-UNNAMED");
+            "--add-exports=java.base/jdk.internal.vm=ALL-UNNAMED", "-XX:+ExitOnOutOfMemoryError");
 
     /** The options of a server JVM for {@code server}. */
     public static List<String> jvmFlags(site.Server server) {
@@ -48,7 +51,7 @@ public final class ServerProcess implements AutoCloseable {
     private final URI base;
     /** Over TLS, the key and certificate the server presents, which its clients trust alone; null in clear text. */
     private final http.Tls tls;
-    /** Its standard error: what {@link #ended()} quotes when the JVM ran out of memory. */
+    /** Its standard error and output: what {@link #ended()} quotes when the JVM ran out of memory. */
     private final Path log;
     private ServerJmx jmx;
     private String jmxProblem;
@@ -92,7 +95,7 @@ public final class ServerProcess implements AutoCloseable {
     /**
      * A combination served in a JVM of its own, as {@code serve} runs it, without JMX (for measurements that read
      * nothing from the server's JVM): ready once its index page answers; stop it with {@link #close()}. Its
-     * standard error goes to {@code log}.
+     * standard error and output go to {@code log}.
      */
     public static ServerProcess serve(ServeConfig config, Path log) throws IOException, InterruptedException {
         return serve(config, List.of(), log);
@@ -150,17 +153,18 @@ public final class ServerProcess implements AutoCloseable {
         flags.addAll(jvmFlags);
         List<String> command = command(cpuPrefix, flags, args.toArray(String[]::new));
         long started = System.nanoTime();
-        Process p = child(command).redirectError(log.toFile()).start();
+        Files.deleteIfExists(log);   // one log per JVM: appended to below by the JVM (stderr) and by this one (stdout)
+        Process p = child(command).redirectError(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-        String line = out.readLine();
-        Matcher url = URL.matcher(String.valueOf(line));
-        if (!url.find()) {
+        Matcher url = StandardOut.untilServing(out, URL, log);
+        if (url == null) {
             p.destroyForcibly();
             String why = Files.readString(log).strip();
             String refused = AotCache.refusal(jvmFlags, why);   // the JVM's own lines say it less plainly
             throw new IOException(refused != null ? refused : "the server " + config.combination()
                     + " did not start: " + why);
         }
+        StandardOut.drain(out, log, String.valueOf(config.combination()));
         ServerProcess server = new ServerProcess(p, URI.create(url.group(1)), tls, log);
         try {
             server.awaitReady();

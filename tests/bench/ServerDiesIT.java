@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Issue 32, item 4: a server JVM that dies during a repetition (kill -9 here, as the kernel's OOM killer or an
  * operator ends it) is said in one sentence, what was measured is kept, the dead window is recorded as such, and the
  * repetition is measured again in a fresh JVM once; a server that dies again ends bench with exit 3. The real jar as
- * a process, its server found in its process tree and killed by PID.
+ * a process, its server found in its process tree and killed by PID, or given too small a heap.
  */
 // Not tagged parallel: its kills are timed from the server's start (6 s), which under the parallel run's load (eight
 // classes on 2 cores, CI on 2026-11-28) landed before the server served or left bench's pipes open past its end.
@@ -39,10 +39,15 @@ class ServerDiesIT {
 
     /** One point, one repetition; a window long enough to be killed in. */
     private Process bench(Path out) throws IOException {
+        return bench(out, "--connections=2");
+    }
+
+    private Process bench(Path out, String... more) throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-jar", jar.toString(), "bench", "--server=jdk", "--engine=jstachio", "--mode=virtual",
-                "--no-baseline", "--connections=2", "--warmup=1s", "--duration=4s", "--repeat=1", "--windows=1",
+                "--no-baseline", "--warmup=1s", "--duration=4s", "--repeat=1", "--windows=1",
                 "--no-aot-cache", "--out=" + out));
+        command.addAll(List.of(more));
         Process p = new ProcessBuilder(command).start();
         started.add(p);
         return p;
@@ -138,6 +143,30 @@ class ServerDiesIT {
         assertEquals(1, ended.err().strip().lines().count(), "one sentence: " + ended.err());
         assertTrue(Files.isRegularFile(out.resolve("provenance.json")), "the folder is kept");
         assertTrue(Files.isRegularFile(out.resolve("logs/jdk-jstachio-virtual.rep1-2.server.log")), "a second JVM");
+    }
+
+    /**
+     * A heap too small for the load: 16 MiB passes verification (10 requests at a time) and runs out at 128
+     * connections, in every JVM (4 of 4 tried, at load averages 2 to 11). Bench's server JVMs exit on an
+     * OutOfMemoryError (left to the default, this one lost its JMX and its SIGTERM handler and held bench for good),
+     * so it is a death like kill -9's, with the JVM's own line quoted; it happens again in the fresh JVM: exit 3.
+     */
+    @Test
+    void aServerOutOfMemoryIsSaidWithTheJvmsOwnLineAndEndsBenchWhenItRunsOutAgain(@TempDir Path out)
+            throws Exception {
+        Process bench = bench(out, "--connections=128", "--server-jvm=-Xmx16m");
+        Ended ended = end(bench, read(bench.getInputStream()), read(bench.getErrorStream()));
+        String all = ended.out() + ended.err();
+        assertEquals(3, ended.status(), all);
+        String oom = "(exited with status 3; its log ends: Terminating due to java.lang.OutOfMemoryError: Java heap"
+                + " space)";
+        assertTrue(ended.out().contains("bench: the server of repetition 1 of jdk-jstachio-virtual died ")
+                && ended.out().contains(oom + "; repetition 1 is measured again in a fresh JVM (1 of at most 1)."),
+                all);
+        assertTrue(ended.err().startsWith("pssrbench: the server of repetition 1 of jdk-jstachio-virtual died ")
+                && ended.err().contains(oom + ", after 1 fresh JVM for that repetition already"), ended.err());
+        assertTrue(Files.readString(out.resolve("logs/jdk-jstachio-virtual.rep1-2.server.log"))
+                .contains("Terminating due to java.lang.OutOfMemoryError"), "the JVM's standard output is in its log");
     }
 
     /** Whatever a failed test left running is stopped, so that a failure leaves no orphan either. */
