@@ -114,6 +114,16 @@ final class StressCommand implements Callable<Integer> {
                     + " outlive the grace period) has a quarter as many pages, at least 1 (default: ${DEFAULT-VALUE}).")
     int shutdownClients;
 
+    @Option(names = "--soak-duration", paramLabel = "DURATION", defaultValue = StressSettings.SOAK_DURATION,
+            description = "soak: how long the steady load runs, sampled in up to 40 windows of at least 1 s after"
+                    + " a quarter of it (default: ${DEFAULT-VALUE}; 30m to look for a leak). Units: " + Durations.UNITS
+                    + ".")
+    Duration soakDuration;
+
+    @Option(names = "--soak-connections", paramLabel = "N", defaultValue = StressSettings.SOAK_CONNECTIONS,
+            description = "soak: the steady load's keep-alive connections (default: ${DEFAULT-VALUE}).")
+    int soakConnections;
+
     @Option(names = "--out", paramLabel = "DIR",
             description = "Results folder (default: results/stress-<UTC timestamp>).")
     Path out;
@@ -132,9 +142,14 @@ final class StressCommand implements Callable<Integer> {
             }
         }
         if (connections < 1 || aborts < 1 || shutdownClients < 1 || h2Connections < 1 || h2Streams < 1 || idle < 0
-                || halfSent < 0 || trickling < 0 || slowReaders < 0) {
-            throw new UsageException("--connections, --aborts, --shutdown-clients, --h2-connections and --h2-streams"
-                    + " take at least 1, --idle, --half-sent, --trickling and --slow-readers at least 0.");
+                || halfSent < 0 || trickling < 0 || slowReaders < 0 || soakConnections < 1) {
+            throw new UsageException("--connections, --aborts, --shutdown-clients, --h2-connections, --h2-streams and"
+                    + " --soak-connections take at least 1, --idle, --half-sent, --trickling and --slow-readers at"
+                    + " least 0.");
+        }
+        if (soakDuration.compareTo(java.time.Duration.ofSeconds(4)) < 0) {
+            throw new UsageException("--soak-duration must be at least 4s (four windows of a second), e.g. 60s or"
+                    + " 30m.");
         }
         if (slowReadersWindow.isZero() || slowReadersWindow.isNegative()) {
             throw new UsageException("--slow-readers-window must be longer than 0, e.g. 5s.");
@@ -166,10 +181,11 @@ final class StressCommand implements Callable<Integer> {
         more.put("streams_delay", Durations.format(streamsDelay));
         more.put("idle_timeout", Durations.format(idleTimeout));
         more.put("slow_readers_window", Durations.format(slowReadersWindow));
+        more.put("soak_duration", Durations.format(soakDuration));
         Provenance.add(folder, Provenance.record("stress", "pssrbench stress (built in)", flags, more));
         StressSettings settings = new StressSettings(connections, streamsDelay, aborts, idle, halfSent, trickling,
                 idleTimeout, slowReaders, slowReadersWindow, folder, System.out, shutdownClients, h2Connections,
-                h2Streams, over);
+                h2Streams, over, soakDuration, soakConnections);
         AtomicBoolean stopped = new AtomicBoolean();
         Runnable restoreSignals = Signals.onTermination(() -> {
             if (!stopped.getAndSet(true)) {

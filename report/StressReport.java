@@ -70,7 +70,7 @@ public final class StressReport {
             }
             h.append("</table></div>\n</section>\n");
         }
-        return h.toString();
+        return h.append(SoakChart.html(folder)).toString();
     }
 
     /** HTML-escaped text (this file's own: Report uses this class, so it must not use Report). */
@@ -87,7 +87,9 @@ public final class StressReport {
                 + esc(title) + "</title>\n<style>\nbody{font-family:sans-serif;margin:1.5em}"
                 + "table{border-collapse:collapse;font-size:.85em}td,th{border:1px solid #ccc;padding:2px 6px}"
                 + ".pass{color:#060;font-weight:bold}.fail{color:#b00;font-weight:bold}.wide{overflow-x:auto}"
-                + "pre{background:#f6f6f6;padding:.5em;font-size:.8em}\n</style>\n</head>\n<body>\n<h1>"
+                + "pre{background:#f6f6f6;padding:.5em;font-size:.8em}"
+                + ".charts{display:flex;flex-wrap:wrap;gap:1em}figure{margin:0;width:480px}"
+                + "figure svg{display:block;width:100%;height:auto}\n</style>\n</head>\n<body>\n<h1>"
                 + esc(title) + "</h1>\n" + section(folder) + "<h2 id=\"provenance\">Provenance</h2>\n"
                 // as written, a byte that is not UTF-8 read as U+FFFD (CsvFile says why)
                 + (Files.isRegularFile(provenance) ? "<pre>" + esc(new String(Files.readAllBytes(provenance),

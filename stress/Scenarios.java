@@ -19,6 +19,7 @@ public final class Scenarios {
             Malformed.SCENARIO,
             Idle.SCENARIO,
             Shutdown.SCENARIO,
+            Soak.SCENARIO,
             H2Streams.SCENARIO,
             H2Resets.SCENARIO,
             H2SlowReader.SCENARIO,

@@ -129,6 +129,25 @@ final class StressServer implements AutoCloseable {
         }
     }
 
+    /** The heap in use after the server's last GC, in bytes (-1 without JMX or before a first GC). */
+    long heapAfterGcBytes() {
+        ServerJmx jmx = process.jmx();
+        try {
+            return jmx == null ? -1 : jmx.sample().heapAfterGcBytes();
+        } catch (RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /** The server's open file descriptors (sockets included), from /proc; -1 when they cannot be read. */
+    long openFiles() {
+        try (var fds = Files.list(Path.of("/proc/" + process.pid() + "/fd"))) {
+            return fds.count();
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
     /** {in-flight pages, data-source subscriptions}, or {-1, -1} without JMX. */
     int[] renders() {
         ServerJmx jmx = process.jmx();

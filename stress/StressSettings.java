@@ -12,13 +12,13 @@ import java.util.Map;
  * scenario's connections (idle, half-sent, trickling) and the idle timeout its server gets, the slow readers and the
  * measured window of the normal traffic beside them, where results and logs go, the shutdown scenario's keep-alive
  * clients (its second part has a quarter as many pages, at least 1), and the HTTP/2 streams scenario's connections
- * and streams on each; and {@code stress --protocol} (h1 for the HTTP/1.1 scenarios; h2c or h2 for the HTTP/2 ones,
+ * and streams on each, the soak's length and connections; and {@code stress --protocol} (h1 for the HTTP/1.1 scenarios; h2c or h2 for the HTTP/2 ones,
  * whose servers are started with it and which connect over it).
  */
 public record StressSettings(int streams, Duration streamsDelay, int aborts, int idle, int halfSent, int trickling,
                              Duration idleTimeout, int slowReaders, Duration slowReadersWindow, Path folder,
                              PrintStream out, int shutdownClients, int h2Connections, int h2Streams,
-                             http.Protocol protocol) {
+                             http.Protocol protocol, Duration soakDuration, int soakConnections) {
 
     // Each setting's default, once: stress's options take these (picocli wants constant text), and docs/stress.md
     // is checked against them (tests/stress/ScenarioDocsTest).
@@ -34,13 +34,17 @@ public record StressSettings(int streams, Duration streamsDelay, int aborts, int
     public static final String TRICKLING = "200";
     public static final String IDLE_TIMEOUT = http.ConnectionLimits.DEFAULT_IDLE_TIMEOUT_TEXT;
     public static final String SHUTDOWN_CLIENTS = "64";
+    // A minute: enough to see a leak of a few KB per page at 16 connections, short enough for stress's default run
+    // of every scenario; a soak worth quoting is asked for (--soak-duration=30m).
+    public static final String SOAK_DURATION = "60s";
+    public static final String SOAK_CONNECTIONS = "16";
 
     /** Every setting a scenario may read ({@link Scenario#settings()}): stress's option and its default. */
     public static final Map<String, String> DEFAULTS = ordered("--connections", CONNECTIONS, "--streams-delay",
             STREAMS_DELAY, "--h2-connections", H2_CONNECTIONS, "--h2-streams", H2_STREAMS, "--aborts", ABORTS,
             "--slow-readers", SLOW_READERS, "--slow-readers-window", SLOW_READERS_WINDOW, "--idle", IDLE, "--half-sent",
             HALF_SENT, "--trickling", TRICKLING, "--idle-timeout", IDLE_TIMEOUT, "--shutdown-clients",
-            SHUTDOWN_CLIENTS);
+            SHUTDOWN_CLIENTS, "--soak-duration", SOAK_DURATION, "--soak-connections", SOAK_CONNECTIONS);
 
     private static Map<String, String> ordered(String... optionThenDefault) {
         Map<String, String> m = new LinkedHashMap<>();

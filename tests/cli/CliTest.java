@@ -345,6 +345,8 @@ public class CliTest {
         refused("unknown scenario 'h2-streams' for --protocol=h1; scenarios: streams,", "stress",
                 "--scenario=h2-streams");
         refused("--slow-readers-window must be longer than 0", "stress", "--slow-readers-window=0s");
+        refused("--soak-duration must be at least 4s", "stress", "--soak-duration=3s");
+        refused("--soak-connections take at least 1", "stress", "--soak-connections=0");
     }
 
     /** Every option that takes a duration names every unit Durations accepts, minutes included. */
@@ -362,8 +364,9 @@ public class CliTest {
                 }
             }
         }
-        assertEquals(11, durations, "serve --delay --grace --idle-timeout, verify --delay, bench --warmup-max --duration"
-                + " --delay, browser --delay, stress --streams-delay --idle-timeout --slow-readers-window");
+        assertEquals(12, durations, "serve --delay --grace --idle-timeout, verify --delay, bench --warmup-max --duration"
+                + " --delay, browser --delay, stress --streams-delay --idle-timeout --slow-readers-window"
+                + " --soak-duration");
         assertEquals(Duration.ofMinutes(2), Durations.parse("2m"));
     }
 }

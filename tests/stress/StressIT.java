@@ -74,6 +74,14 @@ class StressIT {
         String report = Files.readString(out.resolve("results/report.html"));
         assertTrue(report.contains("<h2 id=\"stress\">Stress</h2>") && report.contains("<h3>slow-readers</h3>"),
                 report);
+        // the soak's series, a row per window, drawn over time in the report
+        for (String server : servers) {
+            List<String> soak = Files.readAllLines(out.resolve("results/soak-" + server + "-jstachio-virtual.csv"));
+            assertEquals("t_s,pages,errors,req_per_s,ttlb_p99_ms,heap_after_gc_mb,rss_mb,threads,virtual_threads,fds",
+                    soak.get(0));
+            assertEquals(9, soak.size(), server + ": 8 windows " + soak);
+        }
+        assertTrue(report.contains("<h3>soak over time</h3>") && report.contains("id=\"chart-soak0\""), report);
     }
 
     /**
@@ -131,7 +139,9 @@ class StressIT {
             Map.entry("--streams-delay", "20ms"), Map.entry("--aborts", "100"), Map.entry("--slow-readers", "20"),
             Map.entry("--slow-readers-window", "2s"), Map.entry("--idle", "50"), Map.entry("--half-sent", "10"),
             Map.entry("--trickling", "10"), Map.entry("--idle-timeout", "1s"), Map.entry("--shutdown-clients", "16"),
-            Map.entry("--h2-connections", "4"), Map.entry("--h2-streams", "100"));
+            Map.entry("--h2-connections", "4"), Map.entry("--h2-streams", "100"),
+            // 8 windows: quarters of 2, so that one slow window of a busy CI machine is not a quarter's figure
+            Map.entry("--soak-duration", "8s"), Map.entry("--soak-connections", "8"));
 
     /** {@code args} and the small size of each setting {@code scenarios} read, in the registry's order. */
     private static String[] small(List<String> scenarios, String... args) {

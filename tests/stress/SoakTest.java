@@ -1,0 +1,69 @@
+package stress;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The soak's figures (each series' first and last quarter, as medians) and its pass rule: a real passing run's
+ * figures pass, and each kind of creep a misbehaving server would show fails it alone.
+ */
+class SoakTest {
+
+    private static final StressSettings SETTINGS = new StressSettings(1, Duration.ofMillis(1), 1, 0, 0, 0,
+            Duration.ofSeconds(1), 0, Duration.ofSeconds(1), Path.of("."), System.out, 1, 1, 1, http.Protocol.H1,
+            Duration.ofSeconds(8), 16);
+
+    /** jdk/jstachio/virtual, 8 s at 16 connections, 2026-11-28 (load average 11). */
+    private static final Map<String, Object> JDK = Map.ofEntries(Map.entry("pages", 3845L), Map.entry("errors", 0L),
+            Map.entry("heap_first_mb", 7.5), Map.entry("heap_last_mb", 6.99), Map.entry("rss_first_mb", 613.94),
+            Map.entry("rss_last_mb", 623.38), Map.entry("threads_first", 34.0), Map.entry("threads_last", 34.0),
+            Map.entry("fds_first", 14.0), Map.entry("fds_last", 14.0), Map.entry("ttlb_p99_first_ms", 43.76),
+            Map.entry("ttlb_p99_last_ms", 64.47));
+
+    private static Map<String, Object> with(String name, Object value) {
+        Map<String, Object> f = new LinkedHashMap<>(JDK);
+        f.put(name, value);
+        return f;
+    }
+
+    private static boolean pass(Map<String, Object> f) {
+        return Soak.SCENARIO.rule().pass(f);
+    }
+
+    @Test
+    void aRealRunPassesAndEachCreepFailsAlone() {
+        assertTrue(pass(JDK));
+        assertFalse(pass(with("errors", 1L)), "a page not complete");
+        assertFalse(pass(with("heap_last_mb", 7.5 * 1.25 + 8.1)), "the heap after GC grew: a Java leak");
+        assertTrue(pass(with("heap_last_mb", 7.5 * 1.25 + 7.9)), "within 25% + 8 MB");
+        assertFalse(pass(with("rss_last_mb", 613.94 * 1.1 + 32.5)), "RSS grew outside the heap: a native leak");
+        assertFalse(pass(with("threads_last", 43.0)), "a thread per request leaked");
+        assertFalse(pass(with("fds_last", 31.0)), "connections or files never closed");
+        assertFalse(pass(with("ttlb_p99_last_ms", 43.76 * 2 + 10.5)), "pages slower and slower");
+        assertFalse(pass(with("pages", 0L)), "nothing served");
+    }
+
+    @Test
+    void eachFigureIsTheMedianOfItsQuarter() {
+        List<Soak.Sample> taken = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {   // a heap that grows 10 MB a window; one slow window in the last quarter
+            taken.add(new Soak.Sample(i + 1, 100, 0, 100, i == 7 ? 500 : 20, 10 + 10 * i, 600, 30 + i, 0, 14));
+        }
+        Map<String, Object> f = Soak.figures(taken, SETTINGS);
+        assertEquals(15.0, f.get("heap_first_mb"));   // windows 1 and 2: 10, 20
+        assertEquals(75.0, f.get("heap_last_mb"));    // windows 7 and 8: 70, 80
+        assertEquals(260.0, f.get("ttlb_p99_last_ms"));
+        assertEquals(800L, f.get("pages"));
+        assertFalse(Soak.SCENARIO.rule().pass(f), "the growing heap fails: " + f);
+    }
+}
