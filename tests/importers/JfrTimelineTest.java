@@ -26,10 +26,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * first with the virtual threads' start and end enabled, as bench --jfr records, the second without, as a recording
  * of an earlier PssrBench was made. In each window it starts virtual threads that allocate, and collects once.
  */
-class JfrTimelineTest {
+public class JfrTimelineTest {
 
-    static final String FIRST = "nima-jstachio-virtual-stocks-c1-rep1";
-    static final String SECOND = "nima-jstachio-virtual-stocks-c4-rep1";
+    public static final String FIRST = "nima-jstachio-virtual-stocks-c1-rep1";
+    public static final String SECOND = "nima-jstachio-virtual-stocks-c4-rep1";
     static final int VIRTUAL = 200;
     private static final long SETTLE_MS = 300;
 
@@ -38,7 +38,7 @@ class JfrTimelineTest {
     private static List<TimelineCsv.Line> lines;
 
     /** Two windows of one JVM into {@code dir}: about 2.5 s. */
-    static void record(Path dir) throws Exception {
+    public static void record(Path dir) throws Exception {
         window(dir.resolve(FIRST + ".jfr"), true);
         Thread.sleep(SETTLE_MS);
         window(dir.resolve(SECOND + ".jfr"), false);
@@ -99,7 +99,7 @@ class JfrTimelineTest {
         assertEquals(0.0, start1.second());
         assertEquals(1.0, start1.value());
         assertEquals(4.0, start2.value());
-        assertTrue(end1.second() >= 1.0 && end1.second() < 2.5, end1.toString());
+        assertTrue(end1.second() >= 1.0, end1.toString());   // no upper bound: a loaded machine stretches it
         assertTrue(start2.second() - end1.second() >= SETTLE_MS / 1000.0 * 0.9, start2 + " after " + end1);
         assertTrue(end2.second() - start2.second() >= 1.0, end2 + " after " + start2);
         for (TimelineCsv.Line l : lines) {   // every figure inside its own window
