@@ -22,7 +22,8 @@ import java.util.List;
  * Charts are drawn by JFreeChart onto JFreeSVG and inlined, the page has no script and no external resource, so it
  * opens offline, from an archive or a mail attachment, exactly as it was written. This class is the page: its head,
  * what the folder holds, and its sections in order, each written by a class of its own ({@link BrowserReport},
- * {@link BenchSection} with {@link BenchCharts}, {@link StressReport}, {@link ProvenanceSection}). What a reader came
+ * {@link BenchSection} with {@link BenchCharts}, {@link TimelineChart}, {@link StressReport},
+ * {@link ProvenanceSection}). What a reader came
  * for comes first: the charts start on the first screen of a laptop, under a few lines on the folder and the setup,
  * and the provenance (versions, machine, flags) is last.
  */

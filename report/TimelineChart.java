@@ -4,15 +4,16 @@ import importers.JfrTimeline;
 import tables.TimelineCsv;
 
 import org.jfree.chart.JFreeChart;
+import org.jfree.chart.annotations.XYTextAnnotation;
 import org.jfree.chart.StandardChartTheme;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.plot.CombinedDomainXYPlot;
 import org.jfree.chart.plot.IntervalMarker;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYBarRenderer;
+import org.jfree.chart.renderer.xy.XYItemRenderer;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.chart.ui.Layer;
-import org.jfree.chart.ui.RectangleAnchor;
 import org.jfree.chart.ui.TextAnchor;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
@@ -20,6 +21,7 @@ import org.jfree.data.xy.XYSeriesCollection;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
+import java.awt.geom.Ellipse2D;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,26 +45,39 @@ final class TimelineChart {
     private static final int PANEL = 130;
     private static final Color SHADE = new Color(0x1f77b4);
 
-    /** A panel: its axis label, its metrics and their legend names, whether drawn as bars (a sum per second). */
-    private record Panel(String axis, Map<String, String> metrics, boolean bars) {
+    /** A panel: its axis label, its metrics (a legend name and a colour each), whether drawn as bars. */
+    private record Panel(String axis, Map<String, Look> metrics, boolean bars) {
     }
 
+    private record Look(String name, Color colour) {
+    }
+
+    private static final Color BLUE = new Color(0x1f77b4);
+    private static final Color ORANGE = new Color(0xff7f0e);
+    private static final Color GREEN = new Color(0x2ca02c);
+    private static final Color RED = new Color(0xd62728);
+    private static final Color GREY = new Color(0x7f7f7f);
+
     private static final List<Panel> PANELS = List.of(
-            new Panel("CPU %", names("cpu_process_pct", "server JVM", "cpu_machine_pct", "machine"), false),
-            new Panel("heap MB", names("heap_used_after_gc_mb", "used after GC", "heap_committed_mb", "committed"),
+            new Panel("CPU %", looks("cpu_process_pct", "server JVM", BLUE, "cpu_machine_pct", "machine", GREY),
                     false),
-            new Panel("GC pause ms/s", names("gc_pause_ms", "GC pauses"), true),
-            new Panel("threads", names("threads_live", "live platform threads"), false),
-            new Panel("virtual/s", names("virtual_threads_started", "virtual started", "virtual_threads_ended",
-                    "virtual ended", "virtual_threads_pinned", "pinned \u2265 20 ms"), false));
+            new Panel("heap MB", looks("heap_used_after_gc_mb", "used after GC", GREEN, "heap_committed_mb",
+                    "committed", ORANGE), false),
+            new Panel("GC pause ms/s", looks("gc_pause_ms", "GC pauses", RED), true),
+            new Panel("threads", looks("threads_live", "live platform threads", BLUE), false),
+            new Panel("virtual/s", looks("virtual_threads_started", "virtual started", GREEN,
+                    "virtual_threads_ended", "virtual ended", ORANGE, "virtual_threads_pinned",
+                    "pinned \u2265 20 ms", RED), false));
+    /** The CPU panel's top: 100% and room above it for the windows' labels. */
+    private static final double CPU_TOP = 118;
 
     private TimelineChart() {
     }
 
-    private static Map<String, String> names(String... pairs) {
-        Map<String, String> m = new LinkedHashMap<>();
-        for (int i = 0; i < pairs.length; i += 2) {
-            m.put(pairs[i], pairs[i + 1]);
+    private static Map<String, Look> looks(Object... triples) {
+        Map<String, Look> m = new LinkedHashMap<>();
+        for (int i = 0; i < triples.length; i += 3) {
+            m.put((String) triples[i], new Look((String) triples[i + 1], (Color) triples[i + 2]));
         }
         return m;
     }
@@ -137,12 +152,15 @@ final class TimelineChart {
         CombinedDomainXYPlot plot = new CombinedDomainXYPlot(time);
         plot.setGap(6);
         int panels = 0;
+        List<List<Color>> paints = new ArrayList<>();
         for (Panel p : PANELS) {
             XYSeriesCollection data = new XYSeriesCollection();
-            for (Map.Entry<String, String> m : p.metrics().entrySet()) {
-                XYSeries s = series(m.getKey(), m.getValue(), lines);
+            List<Color> colours = new ArrayList<>();
+            for (Map.Entry<String, Look> m : p.metrics().entrySet()) {
+                XYSeries s = series(m.getKey(), m.getValue().name(), lines);
                 if (s != null) {
                     data.addSeries(s);
+                    colours.add(m.getValue().colour());
                 }
             }
             if (data.getSeriesCount() == 0) {
@@ -150,14 +168,29 @@ final class TimelineChart {
             }
             NumberAxis axis = new NumberAxis(p.axis());
             axis.setAutoRangeIncludesZero(true);
-            XYPlot sub = new XYPlot(data, null, axis, p.bars() ? bars() : new XYLineAndShapeRenderer(true, false));
-            windows(sub, lines, panels == 0);
+            boolean cpu = panels == 0 && p == PANELS.get(0);
+            if (cpu) {
+                axis.setRange(0, CPU_TOP);
+            }
+            // Lines and points: a level sampled once a second (heap after GC only in a second with a collection).
+            XYItemRenderer renderer = p.bars() ? bars() : new XYLineAndShapeRenderer(true, true);
+            XYPlot sub = new XYPlot(data, null, axis, renderer);
+            windows(sub, lines, cpu);
             plot.add(sub);
+            paints.add(colours);
             panels++;
         }
         JFreeChart chart = new JFreeChart(Charts.name(jvm), plot);
-        theme.apply(chart);
-        plot.getSubplots().forEach(s -> ((XYPlot) s).getRenderer().setDefaultStroke(new BasicStroke(1.5f)));
+        theme.apply(chart);   // before the series' own colours and shapes, which the theme would reset
+        for (int i = 0; i < panels; i++) {
+            XYPlot sub = (XYPlot) plot.getSubplots().get(i);
+            XYItemRenderer r = sub.getRenderer();
+            for (int k = 0; k < sub.getDataset().getSeriesCount(); k++) {
+                r.setSeriesPaint(k, paints.get(i).get(k));
+                r.setSeriesStroke(k, new BasicStroke(1.5f));
+                r.setSeriesShape(k, new Ellipse2D.Double(-2, -2, 4, 4));
+            }
+        }
         return Charts.svg(chart, "timeline" + n, WIDTH, 110 + PANEL * panels);
     }
 
@@ -187,7 +220,10 @@ final class TimelineChart {
         return r;
     }
 
-    /** Each window of the JVM shaded, every other one lighter; its connection count on the top panel. */
+    /**
+     * Each window of the JVM shaded, every other one lighter; on the CPU panel, its connection count above it (an
+     * annotation: a marker's own label is drawn as faint as its shade).
+     */
     private static void windows(XYPlot sub, List<TimelineCsv.Line> lines, boolean labelled) {
         Map<String, double[]> spans = new LinkedHashMap<>();
         for (TimelineCsv.Line l : lines) {
@@ -201,14 +237,14 @@ final class TimelineChart {
         for (double[] w : spans.values()) {
             IntervalMarker m = new IntervalMarker(w[0], w[1]);
             m.setPaint(SHADE);
-            m.setAlpha(i++ % 2 == 0 ? 0.10f : 0.05f);
-            if (labelled && !Double.isNaN(w[2])) {
-                m.setLabel("c" + (long) w[2]);
-                m.setLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 10));
-                m.setLabelAnchor(RectangleAnchor.TOP);
-                m.setLabelTextAnchor(TextAnchor.TOP_CENTER);
-            }
+            m.setAlpha(i++ % 2 == 0 ? 0.14f : 0.07f);
             sub.addDomainMarker(m, Layer.BACKGROUND);
+            if (labelled && !Double.isNaN(w[2])) {
+                XYTextAnnotation label = new XYTextAnnotation("c" + (long) w[2], (w[0] + w[1]) / 2, CPU_TOP - 2);
+                label.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 10));
+                label.setTextAnchor(TextAnchor.TOP_CENTER);
+                sub.addAnnotation(label);
+            }
         }
     }
 }
