@@ -141,6 +141,16 @@ public class JfrTimelineTest {
     }
 
     @Test
+    void aFileThatIsNoRecordingIsOneSentenceNamingIt(@TempDir Path dir) throws Exception {
+        Path bad = dir.resolve("nima-jstachio-virtual-stocks-c1-rep1.jfr");
+        Files.writeString(bad, "not a recording");
+        java.io.IOException e = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
+                () -> JfrTimeline.read(dir));
+        assertTrue(e.getMessage().startsWith("JFR recording " + bad + " cannot be read: "), e.getMessage());
+        assertEquals(1, e.getMessage().lines().count(), e.getMessage());
+    }
+
+    @Test
     void theCsvKeepsEveryLineToAThousandth() throws Exception {
         TimelineCsv.write(folder, lines);
         List<TimelineCsv.Line> read = TimelineCsv.read(folder.resolve(TimelineCsv.FILE));
