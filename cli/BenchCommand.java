@@ -167,8 +167,8 @@ final class BenchCommand implements Callable<Integer> {
             + " to runs-replaced.csv).")
     boolean resume;
 
-    @Option(names = "--jfr", description = "Keep a JFR recording (JDK 'default' settings) of the server per point,"
-            + " in jfr/.")
+    @Option(names = "--jfr", description = "Keep a JFR recording (JDK 'default' settings, virtual threads' start"
+            + " and end) of the server per point, in jfr/; the report draws their timeline.")
     boolean jfr;
 
     @Option(names = "--driver", paramLabel = "ID", defaultValue = BenchConfig.DEFAULT_DRIVER,

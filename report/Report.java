@@ -22,7 +22,8 @@ import java.util.List;
  * Charts are drawn by JFreeChart onto JFreeSVG and inlined, the page has no script and no external resource, so it
  * opens offline, from an archive or a mail attachment, exactly as it was written. This class is the page: its head,
  * what the folder holds, and its sections in order, each written by a class of its own ({@link BrowserReport},
- * {@link BenchSection} with {@link BenchCharts}, {@link StressReport}, {@link ProvenanceSection}). What a reader came
+ * {@link BenchSection} with {@link BenchCharts}, {@link TimelineChart}, {@link StressReport},
+ * {@link ProvenanceSection}). What a reader came
  * for comes first: the charts start on the first screen of a laptop, under a few lines on the folder and the setup,
  * and the provenance (versions, machine, flags) is last.
  */
@@ -117,16 +118,20 @@ public final class Report {
             stress = "<h2 id=\"stress\">Stress</h2>\n<p>stress.csv could not be read: " + esc(e.getMessage())
                     + "</p>\n";
         }
+        String timeline = TimelineChart.section(folder, theme);   // from bench --jfr's recordings, where kept
         h.append("<nav><b>On this page:</b><ul>\n")
                 .append(browserRows == null ? "" : "<li><a href=\"#browser\">in a browser</a></li>\n")
                 .append(bench == null ? "" : bench.contents())
+                .append(timeline.isEmpty() ? "" : "<li><a href=\"#timeline\">timeline</a></li>\n")
                 .append(stress.isEmpty() ? "" : "<li><a href=\"#stress\">stress</a></li>\n")
                 .append("<li><a href=\"#provenance\">provenance</a></li>\n</ul></nav>\n");
         if (browserRows != null) {
             h.append(BrowserReport.section(browserRows, bufferedMode, theme));
         }
         if (bench != null) {
-            h.append(bench.guide()).append(bench.points()).append(stress).append(bench.invalid());
+            h.append(bench.guide()).append(bench.points()).append(timeline).append(stress).append(bench.invalid());
+        } else {
+            h.append(timeline);
         }
         h.append(ProvenanceSection.section(provenance));   // last: what a reader checks, not what they came for
         return h.append("</body>\n</html>\n").toString();
