@@ -234,7 +234,7 @@ class BenchPlanTest {
     void aForeignAppIsATaskOfItsOwnInEveryRepetition() {
         Sweep plain = sweep(7, 2);
         ForeignApp app = new ForeignApp("webflux-app", Map.of(), Map.of(), Map.of(), -1);
-        Sweep s = new Sweep(plain.config(), plain.combinations().subList(0, 1), null, app,
+        Sweep s = new Sweep(plain.config(), plain.combinations().subList(0, 1), null, List.of(app),
                 plain.driver(), Map.of());
         var tasks = s.plan(Map.of());
         assertEquals(2 * 2, tasks.size(), "the combination and the app, in each of 2 repetitions");
