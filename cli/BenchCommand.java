@@ -195,6 +195,11 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--server-jvm", paramLabel = "OPTIONS", defaultValue = "", description = bench.ServerJvm.HELP)
     String serverJvm;
 
+    @Option(names = "--targets", paramLabel = "FILE", description = "Measure every route of this routes file (CSV:"
+            + " label, url, a path per page, pid; docs/bench.md) as a foreign app in one sweep, each checked first,"
+            + " their tasks shuffled as combinations' are. Needs --delay, the delay the apps run with.")
+    Path targets;
+
     /**
      * The flags as bench's configuration, checked against each other (each refusal one sentence, exit 2): the
      * protocols first against the driver and --target ({@link BenchProtocols}), the rest by the value itself.
@@ -203,8 +208,8 @@ final class BenchCommand implements Callable<Integer> {
         preset.apply(spec);
         LoadDriver loadDriver = LoadDrivers.byId(driver);
         List<Protocol> over = BenchProtocols.check(protocol.stream().map(Protocol::byId).toList(), streams,
-                Cli.given(spec, "--streams"), loadDriver.about(), selection.target != null);
-        if (Cli.given(spec, "--threads") && selection.target != null) {
+                Cli.given(spec, "--streams"), loadDriver.about(), selection.target != null || targets != null);
+        if (Cli.given(spec, "--threads") && (selection.target != null || targets != null)) {
             throw new UsageException("--threads sizes the pools of the servers bench starts: a --target runs with its"
                     + " own (serve --threads), which bench records.");
         }
@@ -254,7 +259,7 @@ final class BenchCommand implements Callable<Integer> {
         List<Page> chosenPages = config.points().pages();
         bench.MachineCheck.check(config, folder);
         // The last check, after every usage error: one request to each running server, before anything is written.
-        BenchTargets measured = BenchTargets.resolve(config, selection, null, delay, Cli.given(spec, "--delay"),
+        BenchTargets measured = BenchTargets.resolve(config, selection, targets, delay, Cli.given(spec, "--delay"),
                 Cli.given(spec, "--threads"));
         config = measured.config();
         List<Combination> chosen = measured.chosen();
@@ -293,7 +298,7 @@ final class BenchCommand implements Callable<Integer> {
             chosen = Sweep.withBaselines(chosen, Registry.ENGINES, Registry.SERVERS);
         }
         flags.put("selected", chosen.stream().map(Combination::toString).toList());
-        measured.record(flags, false);
+        measured.record(flags, targets != null);
         flags.put("cpu_sets", split != null ? split.text() : "given: server " + (serverCpus == null ? "any"
                 : serverCpus) + ", load generator " + (clientCpus == null ? "any" : clientCpus));
         // Resumed without --seed: the order the sweep began with, so that the windows still to measure are the ones it

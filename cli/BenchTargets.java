@@ -27,8 +27,13 @@ record BenchTargets(BenchConfig config, List<Combination> chosen, Target running
      */
     static BenchTargets resolve(BenchConfig config, Selection selection, Path routes, Duration delay,
                                 boolean delayGiven, boolean threadsGiven) {
-        Foreign one = selection.foreign(delay, delayGiven);
-        List<Foreign> foreign = one == null ? List.of() : List.of(one);
+        List<Foreign> foreign;
+        if (routes != null) {
+            foreign = Routes.resolve(routes, selection, config.points().pages(), delay, delayGiven);
+        } else {
+            Foreign one = selection.foreign(delay, delayGiven);
+            foreign = one == null ? List.of() : List.of(one);
+        }
         Target running = !foreign.isEmpty() ? null : selection.target(delay, delayGiven);
         List<Combination> chosen = !foreign.isEmpty() ? List.of() : running == null
                 ? selection.combinations(List.of(Registry.SERVERS.get(0).id())) : List.of(running.combination());
