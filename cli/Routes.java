@@ -18,8 +18,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code bench --targets=FILE}: a routes file, every route in it a foreign app ({@link Foreign}) measured in one
- * sweep. The file is CSV with a header line: {@code label} and {@code url} (the app's base URL, through the same
+ * {@code bench --targets=FILE} (and {@code verify --targets=FILE}): a routes file, every route in it a foreign app
+ * ({@link Foreign}) measured in one sweep (or checked in one command). The file is CSV with a header line: {@code label} and {@code url} (the app's base URL, through the same
  * guards as --target) in every line, one column per page id ({@code presentations}, {@code stocks}: the route's path
  * for that page, absolute on the app's host) and {@code pid} (the app's process on this machine, or empty), each
  * optional; the columns in any order. Every route runs at the command's --delay. Everything in the file is checked

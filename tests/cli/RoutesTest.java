@@ -135,4 +135,21 @@ class RoutesTest {
         assertTrue(provenance.contains("\"pid\":" + ProcessHandle.current().pid()), provenance);
         assertTrue(Files.readString(out.resolve("report.html")).contains("quarkus-b"), "in the report");
     }
+
+    /** verify --targets: every route checked, each page it has a path for; one failed route makes exit 1. */
+    @Test
+    void verifyChecksEveryRouteAndSaysWhichFailed() throws Exception {
+        try (ForeignServer good = new ForeignServer(ForeignServer.Variant.GOOD, Duration.ofMillis(10));
+             ForeignServer error = new ForeignServer(ForeignServer.Variant.ERROR, Duration.ofMillis(10))) {
+            Path routes = file(HEADER + "good," + good.base() + ",," + ForeignServer.STOCKS + ",\n"
+                    + "broken," + error.base() + "," + ForeignServer.PRESENTATIONS + "," + ForeignServer.STOCKS
+                    + ",\n");
+            CliTest.Run r = CliTest.run("verify", "--targets=" + routes, "--delay=10ms");
+            assertEquals(1, r.code(), r.out() + r.err());
+            assertTrue(r.out().contains("verify: foreign app good passed"), r.out());
+            assertTrue(r.out().contains("verify: foreign app broken FAILED on 2 of 2 pages"), r.out());
+            assertTrue(r.out().contains("verify: 1 of 2 routes passed"), r.out());
+            assertEquals(1, r.out().lines().filter(l -> l.endsWith("| OK")).count(), "good's one page: " + r.out());
+        }
+    }
 }
