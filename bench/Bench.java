@@ -124,7 +124,7 @@ public final class Bench {
         Provenance.add(sweep.out(), sweep.provenance());
         // Servers started here without the cache they would have: said once (provenance.json records why).
         String aotOff = AotTraining.off(sweep.servers().noAotCache());
-        if (aotOff != null && !sweep.servers().noAotCache() && sweep.target() == null && sweep.foreign() == null) {
+        if (aotOff != null && !sweep.servers().noAotCache() && !sweep.elsewhere()) {
             console.println("bench: the server JVMs start without an AOT cache: " + aotOff + ".");
         }
 
@@ -183,7 +183,7 @@ public final class Bench {
     private void runTask(Sweep.Task task, Map<Sweep.Unit, String> verified, Map<Page, Map<Engine, byte[]>> expected,
                          int[] progress, long started) throws IOException, InterruptedException {
         Combination c = task.combination();
-        if (c == null) {   // the foreign app: its pages passed ForeignCheck before the sweep began
+        if (c == null) {   // a foreign app: its pages passed ForeignCheck before the sweep began
             measureAll(task, null, null, null, expected, progress, started);
             return;
         }
@@ -310,7 +310,7 @@ public final class Bench {
                             + (ever > w ? "-try" + ever : "");
                     PointMeasurement how = pageWarm ? measurement.settling(sweep.windows().settleTime())
                             : w > 1 ? measurement.settling(BenchConfig.NEXT_WINDOW) : measurement;
-                    Row row = p.app() != null ? how.measure(sweep.foreign(), p, () -> stopped, name)
+                    Row row = p.app() != null ? how.measure(sweep.foreign(p.app()), p, () -> stopped, name)
                             : how.measure(base, server, p, body, floor, cut, name);
                     if (stopped) {
                         return null;   // cut short: not a result

@@ -44,7 +44,7 @@ final class BenchConsole {
     void plan(int total, Estimate estimate) {
         List<http.Protocol> protocols = sweep.points().protocols();
         console.printf(Locale.ROOT, "bench: %d combinations x %d repetitions%s, %d windows to measure: %s%n",
-                sweep.combinations().size() + (sweep.foreign() != null ? 1 : 0), sweep.repeat(),
+                sweep.combinations().size() + sweep.foreign().size(), sweep.repeat(),
                 protocols.size() == 1 ? "" : " x " + protocols.size() + " protocols (" + String.join(
                         ", ", protocols.stream().map(http.Protocol::id).toList()) + ", interleaved)",
                 total, estimate.describe(sweep.windows().steady()));

@@ -25,21 +25,36 @@ import java.util.Set;
 /**
  * What {@link Bench} sweeps, and in what order: the configuration ({@link BenchConfig}, its seed and results folder
  * chosen) and what the command resolved from it: the combinations (the baselines added), a server running elsewhere
- * ({@code target}: its URL, null when bench starts the servers) or a foreign app ({@code foreign}, its task has no
- * combination), the prepared load driver, and the flags as the user wrote them (provenance.json's).
+ * ({@code target}: its URL, null when bench starts the servers) or foreign apps ({@code foreign}: a --target with
+ * --label, or each route of a --targets file; their tasks have no combination), the prepared load driver, and the
+ * flags as the user wrote them (provenance.json's).
  */
-public record Sweep(BenchConfig config, List<Combination> combinations, URI target, ForeignApp foreign,
+public record Sweep(BenchConfig config, List<Combination> combinations, URI target, List<ForeignApp> foreign,
                     LoadDriver driver, Map<String, Object> flags) {
 
     public Sweep {
         if (config.windows().seed() == null || config.folder().out() == null) {
             throw new IllegalArgumentException("a sweep's seed and results folder are chosen before it starts");
         }
+        foreign = List.copyOf(foreign);
+        if (foreign.stream().map(ForeignApp::label).distinct().count() < foreign.size()) {
+            throw new IllegalArgumentException("each foreign app of a sweep has a label of its own");
+        }
     }
 
     /** The servers started here, the configuration's driver as it is (not prepared): enough for its plan. */
     public Sweep(BenchConfig config, List<Combination> combinations) {
-        this(config, combinations, null, null, config.load().loadDriver(), Map.of());
+        this(config, combinations, null, List.of(), config.load().loadDriver(), Map.of());
+    }
+
+    /** The foreign app whose rows carry {@code label}. */
+    ForeignApp foreign(String label) {
+        return foreign.stream().filter(a -> a.label().equals(label)).findFirst().orElseThrow();
+    }
+
+    /** Whether no server is started here: a --target, or foreign apps. */
+    boolean elsewhere() {
+        return target != null || !foreign.isEmpty();
     }
 
     /** What the server JVM of {@code task} serves: its combination, protocol and pool size at the sweep's delay. */
@@ -99,10 +114,13 @@ public record Sweep(BenchConfig config, List<Combination> combinations, URI targ
     }
 
     /**
-     * What one server JVM serves in a repetition: a combination (null: the foreign app) over a protocol, its platform
-     * pool of {@code threads} (serve's default where the combination has none).
+     * What one server JVM serves in a repetition: a combination over a protocol, its platform pool of {@code threads}
+     * (serve's default where the combination has none); or the foreign app labelled {@code app} (combination null).
      */
-    record Unit(Combination combination, Protocol protocol, int threads) {
+    record Unit(Combination combination, String app, Protocol protocol, int threads) {
+        Unit(Combination combination, Protocol protocol, int threads) {
+            this(combination, null, protocol, threads);
+        }
     }
 
     /**
@@ -127,17 +145,19 @@ public record Sweep(BenchConfig config, List<Combination> combinations, URI targ
         BenchConfig.Points at = points();
         List<Task> tasks = new ArrayList<>();
         Random order = new Random(seed() * 31 + rep);
-        List<Combination> all = new ArrayList<>(combinations);
-        if (foreign != null) {
-            all.add(null);   // the foreign app's task: shuffled among the combinations
-        }
         // Combination by combination, protocol by protocol, pool size by pool size: with one protocol and one pool
         // size the list (and so the order a seed gives) is the combinations' alone, as sweeps measured before
-        // --protocol and --threads took a list were ordered.
+        // --protocol and --threads took a list were ordered. The foreign apps after them, in their given order, each a
+        // task shuffled among the combinations' (one app is ordered as before --targets).
         List<Unit> units = new ArrayList<>();
-        for (Combination c : all) {
+        for (Combination c : combinations) {
             for (Protocol p : at.protocols()) {
                 at.threads(c).forEach(t -> units.add(new Unit(c, p, t)));
+            }
+        }
+        for (ForeignApp app : foreign) {
+            for (Protocol p : at.protocols()) {
+                at.threads(null).forEach(t -> units.add(new Unit(null, app.label(), p, t)));
             }
         }
         Collections.shuffle(units, order);
@@ -150,7 +170,7 @@ public record Sweep(BenchConfig config, List<Combination> combinations, URI targ
                 for (int connections : at.connections()) {
                     for (int streams : at.streams(unit.protocol())) {
                         for (double rate : at.rates().isEmpty() ? List.of(0.0) : at.rates()) {
-                            Point p = c == null ? Point.foreign(foreign.label(), page, connections, rate,
+                            Point p = c == null ? Point.foreign(unit.app(), page, connections, rate,
                                     unit.protocol(), streams)
                                     : new Point(c, page, connections, rate, unit.protocol(), streams,
                                     unit.threads());
@@ -181,8 +201,7 @@ public record Sweep(BenchConfig config, List<Combination> combinations, URI targ
                 (int) t.points().stream().map(Point::page).distinct().count(), t.repetition())).toList(),
                 windows().fixedWarmup(), windows().steady(), windows().duration(),
                 windows().settleTime(), windows().fixedWindows(),
-                target != null || foreign != null, target != null || foreign != null
-                        || AotTraining.off(servers().noAotCache()) != null ? 0
+                elsewhere(), elsewhere() || AotTraining.off(servers().noAotCache()) != null ? 0
                         : untrained(todo, harness.AotCache.folder(System.getenv())));
     }
 
@@ -231,7 +250,7 @@ public record Sweep(BenchConfig config, List<Combination> combinations, URI targ
         more.put("streams", points().streams());
         // The pool sizes, and what they sized: the server JVMs of the others started at serve's default, unused.
         more.put("threads", points().threads());
-        more.put("threads_sized", target != null || foreign != null ? List.of() : combinations.stream()
+        more.put("threads_sized", elsewhere() ? List.of() : combinations.stream()
                 .filter(c -> c.serving().onPlatformPool()).map(Combination::toString).toList());
         if (points().http2()) {
             more.put("http2_client", H2Load.describe());
@@ -249,7 +268,7 @@ public record Sweep(BenchConfig config, List<Combination> combinations, URI targ
                 servers().serverJvm())));
         more.put("server_jvm_flags", jvmFlags);
         // Whether the servers started from an AOT cache (each one's key, file, size and training: the outcome's).
-        more.put("aot_cache", target != null || foreign != null ? "off: no server started here"
+        more.put("aot_cache", elsewhere() ? "off: no server started here"
                 : AotTraining.describe(servers().noAotCache()));
         return Provenance.record("bench", driver.about().provenance(), flags, more);
     }

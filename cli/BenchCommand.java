@@ -195,6 +195,11 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--server-jvm", paramLabel = "OPTIONS", defaultValue = "", description = bench.ServerJvm.HELP)
     String serverJvm;
 
+    @Option(names = "--targets", paramLabel = "FILE", description = "Measure every route of this routes file (CSV:"
+            + " label, url, a path per page, pid; docs/bench.md) as a foreign app in one sweep, each checked first,"
+            + " their tasks shuffled as combinations' are. Needs --delay, the delay the apps run with.")
+    Path targets;
+
     /**
      * The flags as bench's configuration, checked against each other (each refusal one sentence, exit 2): the
      * protocols first against the driver and --target ({@link BenchProtocols}), the rest by the value itself.
@@ -203,8 +208,8 @@ final class BenchCommand implements Callable<Integer> {
         preset.apply(spec);
         LoadDriver loadDriver = LoadDrivers.byId(driver);
         List<Protocol> over = BenchProtocols.check(protocol.stream().map(Protocol::byId).toList(), streams,
-                Cli.given(spec, "--streams"), loadDriver.about(), selection.target != null);
-        if (Cli.given(spec, "--threads") && selection.target != null) {
+                Cli.given(spec, "--streams"), loadDriver.about(), selection.target != null || targets != null);
+        if (Cli.given(spec, "--threads") && (selection.target != null || targets != null)) {
             throw new UsageException("--threads sizes the pools of the servers bench starts: a --target runs with its"
                     + " own (serve --threads), which bench records.");
         }
@@ -253,30 +258,17 @@ final class BenchCommand implements Callable<Integer> {
         BenchConfig config = config();
         List<Page> chosenPages = config.points().pages();
         bench.MachineCheck.check(config, folder);
-        // The last check, after every usage error: one request to a running server, before anything is written.
-        Foreign foreign = selection.foreign(delay, Cli.given(spec, "--delay"));
-        Target running = foreign != null ? null : selection.target(delay, Cli.given(spec, "--delay"));
-        List<Combination> chosen = foreign != null ? List.of() : running == null
-                ? selection.combinations(List.of(Registry.SERVERS.get(0).id())) : List.of(running.combination());
-        if (running != null) {
-            BenchProtocols.spokenBy(running, config.points().protocols());
-            if (running.config() != null) {   // the pool size it runs with, as its /info.json tells
-                config = config.with(config.points().withThreads(List.of(running.config().threads())));
-            }
-        } else {
-            BenchProtocols.spokenBy(chosen, config.points().protocols());
-        }
-        if (Cli.given(spec, "--threads") && chosen.stream().noneMatch(c -> c.serving().onPlatformPool())) {
-            throw new UsageException("--threads sizes a platform pool, and none of the selected combinations runs on"
-                    + " one: select the blocking mode (or a javalin mode but virtual and buffered).");
-        }
+        // The last check, after every usage error: one request to each running server, before anything is written.
+        BenchTargets measured = BenchTargets.resolve(config, selection, targets, delay, Cli.given(spec, "--delay"),
+                Cli.given(spec, "--threads"));
+        config = measured.config();
+        List<Combination> chosen = measured.chosen();
+        Target running = measured.running();
         preset.sayLeftOut(selection, spec.commandLine().getOut());
-        if (preset.estimated(config, folder, chosen, running != null || foreign != null, spec.commandLine().getOut())) {
+        if (preset.estimated(config, folder, chosen, measured.elsewhere(), spec.commandLine().getOut())) {
             return 0;
         }
-        // A foreign app's pages are checked before anything is measured or written; their bodies are the verified
-        // ones the load generator compares every response with.
-        bench.ForeignApp app = foreign == null ? null : foreign.app(chosenPages);
+        List<bench.ForeignApp> apps = measured.apps(chosenPages);
         URI target = running == null ? null : running.url();
         LoadDriver loadDriver = config.load().loadDriver().prepare();
         if (config.load().export() != null) {   // the configuration checked that the driver exports it
@@ -302,17 +294,11 @@ final class BenchCommand implements Callable<Integer> {
         }
         Logs.configure();
         Map<String, Object> flags = Provenance.flags(spec.commandLine().getParseResult());
-        if (!servers.noBaseline() && target == null && foreign == null) {
+        if (!servers.noBaseline() && !measured.elsewhere()) {
             chosen = Sweep.withBaselines(chosen, Registry.ENGINES, Registry.SERVERS);
         }
         flags.put("selected", chosen.stream().map(Combination::toString).toList());
-        if (running != null) {   // which server was measured, and where: the URL as checked, its host resolved
-            flags.put("measured", running.note());
-        }
-        if (foreign != null) {
-            flags.put("measured", foreign.note());
-            flags.put("foreign", foreign.provenance());
-        }
+        measured.record(flags, targets != null);
         flags.put("cpu_sets", split != null ? split.text() : "given: server " + (serverCpus == null ? "any"
                 : serverCpus) + ", load generator " + (clientCpus == null ? "any" : clientCpus));
         // Resumed without --seed: the order the sweep began with, so that the windows still to measure are the ones it
@@ -327,13 +313,8 @@ final class BenchCommand implements Callable<Integer> {
         BenchConfig chosenHere = config.with(w.withSeed(shuffle)).with(new BenchConfig.Folder(folder, resuming))
                 .with(new BenchConfig.Servers(servers.delay(), servers.timers(), serverCpus, clientCpus,
                         servers.jfr(), servers.noBaseline(), servers.noAotCache(), servers.serverJvm()));
-        var sweep = new Sweep(chosenHere, chosen, target, app, loadDriver, flags);
-        if (running != null) {
-            spec.commandLine().getOut().println("bench: " + running.note());
-        }
-        if (foreign != null) {
-            spec.commandLine().getOut().println("bench: " + foreign.note());
-        }
+        var sweep = new Sweep(chosenHere, chosen, target, apps, loadDriver, flags);
+        measured.say(spec.commandLine().getOut());
         Bench bench = new Bench(sweep, spec.commandLine().getOut());
         synchronized (sweeping) {
             sweeping.set(bench);

@@ -48,14 +48,7 @@ public record Foreign(URI url, String label, Map<Page<?>, URI> uris, Duration de
             throw new UsageException("--path and --target-pid go with --label=NAME, which measures the server at"
                     + " --target as a foreign app.");
         }
-        if (!LABEL.matcher(label).matches()) {
-            throw new UsageException("--label takes lower-case letters, digits, '.', '_' and '-' (at most 64,"
-                    + " starting with a letter or digit), not '" + label + "'.");
-        }
-        if (Registry.ENGINES.stream().anyMatch(e -> e.id().equals(label))) {
-            throw new UsageException("--label=" + label + " is a PssrBench engine's id, which its rows would be"
-                    + " mistaken for: name the app otherwise.");
-        }
+        label(label);
         if (combinationNamed) {
             throw new UsageException("a foreign app at --target is named by --label: leave out --server, --engine,"
                     + " --mode and --all.");
@@ -64,7 +57,31 @@ public record Foreign(URI url, String label, Map<Page<?>, URI> uris, Duration de
             throw new UsageException("a foreign app needs --delay, the per-item delay it runs with (PssrBench cannot"
                     + " read it from the app).");
         }
-        Map<Page<?>, String> paths = paths(pathFlags);
+        Foreign app = route(target, allowRemote, label, paths(pathFlags), targetPid, delay, true);
+        app.refuseServe();
+        return app;
+    }
+
+    /** Refuses a label that is not a name for files and rows, or that a PssrBench engine's rows have. */
+    static void label(String label) {
+        if (!LABEL.matcher(label).matches()) {
+            throw new UsageException("--label takes lower-case letters, digits, '.', '_' and '-' (at most 64,"
+                    + " starting with a letter or digit), not '" + label + "'.");
+        }
+        if (Registry.ENGINES.stream().anyMatch(e -> e.id().equals(label))) {
+            throw new UsageException("--label=" + label + " is a PssrBench engine's id, which its rows would be"
+                    + " mistaken for: name the app otherwise.");
+        }
+    }
+
+    /**
+     * One route of a foreign app, checked without asking it anything: its label, its PID, its URL through
+     * {@link TargetUrl}'s guards; its pages at {@code paths} (absolute on the host, checked), a page without one at
+     * /PAGE under the URL when {@code byDefault} (--target), else not served (a routes file names each).
+     */
+    static Foreign route(String target, boolean allowRemote, String label, Map<Page<?>, String> paths,
+                         Long targetPid, Duration delay, boolean byDefault) {
+        label(label);
         long pid = targetPid == null ? -1 : targetPid;
         if (targetPid != null && (pid <= 0 || ProcessHandle.of(pid).isEmpty())) {
             throw new UsageException("--target-pid=" + targetPid + " names no running process on this machine.");
@@ -75,16 +92,12 @@ public record Foreign(URI url, String label, Map<Page<?>, URI> uris, Duration de
                     + " runs on another one: leave it out.");
         }
         URI url = checked.url();
-        ServerInfo info = Target.info(url);   // nothing answers: one sentence, exit 1
-        if (info != null) {
-            throw new UsageException("the server at " + url + " is a PssrBench serve (it runs "
-                    + info.combinationIds() + "): leave out --label, --path and --target-pid; its combination and"
-                    + " delay come from its " + ServerInfo.PATH + ".");
-        }
         Map<Page<?>, URI> uris = new LinkedHashMap<>();
         for (Page<?> page : Page.values()) {
             String path = paths.get(page);
-            uris.put(page, path == null ? url.resolve(page.id()) : url.resolve(path));
+            if (path != null || byDefault) {
+                uris.put(page, path == null ? url.resolve(page.id()) : url.resolve(path(path)));
+            }
         }
         String where = checked.local() ? "" : " (on another machine: " + checked.measured() + ")";
         String note = "foreign app " + label + " at " + url + where + ", pages " + String.join(", ", uris.entrySet()
@@ -92,6 +105,16 @@ public record Foreign(URI url, String label, Map<Page<?>, URI> uris, Duration de
                 + Durations.format(delay) + " per item (--delay: as given, not read from the app)"
                 + (pid > 0 ? ", pid " + pid : "");
         return new Foreign(url, label, uris, delay, pid, note);
+    }
+
+    /** The one request: a PssrBench serve at the URL is refused (exit 2), nothing answering is one sentence (exit 1). */
+    void refuseServe() {
+        ServerInfo info = Target.info(url);
+        if (info != null) {
+            throw new UsageException("the server at " + url + " is a PssrBench serve (it runs "
+                    + info.combinationIds() + "): leave out --label, --path and --target-pid; its combination and"
+                    + " delay come from its " + ServerInfo.PATH + ".");
+        }
     }
 
     /** --path's PAGE=PATH pairs, each page at most once, each path absolute on the target's host. */
@@ -104,22 +127,27 @@ public record Foreign(URI url, String label, Map<Page<?>, URI> uris, Duration de
                         + pair + "'.");
             }
             Page<?> page = Page.byId(pair.substring(0, eq));
-            String path = pair.substring(eq + 1);
-            boolean valid = path.startsWith("/") && !path.startsWith("//");
-            try {
-                URI.create(path);
-            } catch (IllegalArgumentException e) {
-                valid = false;
-            }
-            if (!valid) {
-                throw new UsageException("--path's PATH is an absolute path such as /stocks/jstachio/virtualSync,"
-                        + " not '" + path + "'.");
-            }
+            String path = path(pair.substring(eq + 1));
             if (paths.put(page, path) != null) {
                 throw new UsageException("--path names page " + page.id() + " twice; give one path per page.");
             }
         }
         return paths;
+    }
+
+    /** {@code path} if it is absolute on the target's host, else refused in one sentence. */
+    static String path(String path) {
+        boolean valid = path.startsWith("/") && !path.startsWith("//");
+        try {
+            URI.create(path);
+        } catch (IllegalArgumentException e) {
+            valid = false;
+        }
+        if (!valid) {
+            throw new UsageException("--path's PATH is an absolute path such as /stocks/jstachio/virtualSync,"
+                    + " not '" + path + "'.");
+        }
+        return path;
     }
 
     /** {@link ForeignCheck} of {@code pages}, each page once. */
@@ -166,7 +194,7 @@ public record Foreign(URI url, String label, Map<Page<?>, URI> uris, Duration de
                     + " progressive arrival is not told, everything else is checked.");
         }
         int failed = 0;
-        for (ForeignCheck.PageResult r : check(List.of(Page.values()))) {
+        for (ForeignCheck.PageResult r : check(List.copyOf(uris.keySet()))) {   // a route of a file: its own pages
             if (r.ok()) {
                 out.printf(Locale.ROOT, "%-13s %s: status 200, equals the reference page under the published"
                         + " normalisation (not byte-identical), %d bytes, ttfb %.1fms, %s | OK%n", r.page().id(),
@@ -177,7 +205,7 @@ public record Foreign(URI url, String label, Map<Page<?>, URI> uris, Duration de
             }
         }
         out.println(failed == 0 ? "verify: foreign app " + label + " passed" : "verify: foreign app " + label
-                + " FAILED on " + failed + " of " + Page.values().length + " pages");
+                + " FAILED on " + failed + " of " + uris.size() + " pages");
         out.flush();
         return failed == 0 ? 0 : 1;
     }

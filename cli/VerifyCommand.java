@@ -57,10 +57,22 @@ final class VerifyCommand implements Callable<Integer> {
                     + " --target, the server's own (its /info.json).")
     String protocol;
 
+    @Option(names = "--targets", paramLabel = "FILE", description = "Check every route of this routes file (as"
+            + " bench --targets: docs/bench.md) as a foreign app, each page it has a path for. Needs --delay.")
+    java.nio.file.Path targets;
+
     @Override
     public Integer call() {
         if (concurrency < 1) {   // before --target is asked, as every usage error
             throw new UsageException("--concurrency must be at least 1.");
+        }
+        if (targets != null) {   // each route as a foreign app; 1 when any page of any route failed
+            List<Foreign> routes = Routes.resolve(targets, selection, List.of(), delay, Cli.given(spec, "--delay"));
+            Logs.configure();
+            long failed = routes.stream().filter(r -> r.verify(spec.commandLine().getOut()) != 0).count();
+            spec.commandLine().getOut().println("verify: " + (routes.size() - failed) + " of " + routes.size()
+                    + " routes passed");
+            return failed == 0 ? 0 : 1;
         }
         Foreign foreign = selection.foreign(delay, Cli.given(spec, "--delay"));
         if (foreign != null) {   // not a PssrBench serve: its pages against the reference, their arrival as measured

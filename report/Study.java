@@ -68,7 +68,7 @@ public final class Study {
                         .substring(0, f.citation().lastIndexOf(',')))
                 .distinct().map(c -> "*" + c + "*").reduce((a, b) -> a + "; " + b).orElse(""))
                 .append(". The rows are `data/study-paper.csv` (one per quoted figure, each with its citation).\n\n");
-        return md.append(FOUND).toString();
+        return md.append(FOUND).append(APPS).toString();
     }
 
     /** The paper's value as the table shows it: numbers with their unit. */
@@ -145,5 +145,51 @@ public final class Study {
               req/s by 2.2 to 3.7× and re-ranked the servers ([method](method.md)).
             - Tomcat closes every 100th keep-alive connection (`maxKeepAliveRequests`), which a load generator must
               reopen.
+            """;
+
+    /** How to measure the study's own apps beside their stand-ins: built from their repository, one bench command. */
+    private static final String APPS = """
+
+            ## Measuring the study's own apps
+
+            The study's apps are not on any registry: build them from their public repository,
+            [xmlet/comparing-non-blocking-progressive-ssr](https://github.com/xmlet/comparing-non-blocking-progressive-ssr),
+            a Gradle 8.10 multi-project in Kotlin 2.0.10 on a JDK 21 toolchain (its wrapper downloads Gradle and the
+            toolchain). Where that cannot run (no access to Gradle's downloads; Kotlin 2.0's compiler does not run on
+            JDK 25), a Maven build of one module per app that merges the `src/main` of the modules it needs (model,
+            repository, repository-mem, view and the app's; of the controller module, `Config.kt` and
+            `OutputStreamWriter2.kt` for the Spring apps, all of it for Quarkus) builds each in about 2 minutes: Spring
+            Boot 3.4.5 as parent, kotlin-stdlib 2.0.10 compiled by Kotlin 2.2.21 at language and API version 2.0, kapt
+            for JStachio, rocker-maven-plugin 2.2.1 for the Rocker templates; Quarkus 3.15.4's BOM with its Maven
+            plugin, without `io.quarkus:quarkus-kotlin` (unused by the code), and Qute limited to
+            `qute/(presentations|stocks).html` (else it parses the other engines' templates in the shared folder).
+
+            Start each at 1 ms per item (`-DbenchTimeout` is the delay in ms), on the ports the example routes file
+            names, and wait for its ready line (15 to 26 s on 2 cores):
+
+            ```sh
+            java -Xms512M -Xmx4g -DbenchTimeout=1 -jar WEBFLUX_JAR --server.address=127.0.0.1 --server.port=8081 &
+            java -Xms512M -Xmx4g -DbenchTimeout=1 -Dspring.threads.virtual.enabled=true -jar MVC_JAR \\
+              --server.address=127.0.0.1 --server.port=8082 &
+            java -Xms512M -Xmx4g -DbenchTimeout=1 -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port=8083 \\
+              -jar QUARKUS_JAR &
+            ```
+
+            WebFlux is ready at "Netty started on port", MVC at "Tomcat started on port", Quarkus at "Listening on".
+            Then one command verifies and measures every route, interleaved as PssrBench's own combinations
+            ([a routes file](bench.md#many-routes-at-once---targets)):
+
+            ```sh
+            scripts/pssrbench bench --targets=data/study-routes.csv --delay=1ms --page=presentations,stocks \\
+              --connections=1,2,4,8,16,32,64,128 --out=results/study-apps
+            ```
+
+            `data/study-routes.csv` lists 37 routes: WebFlux's `/PAGE/ENGINE/sync` (Kotlin's Dispatchers.IO, the
+            paper's Blocking) and `/PAGE/ENGINE/virtualSync` for the paper's 8 engines, `/PAGE/htmlFlow/suspending`,
+            `/PAGE/htmlFlow` and `/PAGE/thymeleaf` (reactive); MVC's `/PAGE/ENGINE` (on virtual threads with the flag
+            above); Quarkus's `/PAGE/ENGINE` (`@RunOnVirtualThread`) and `/PAGE/reactive/htmlFlow` and `qute`. Fill
+            in the `pid` column (each app's `$!`) for their CPU, RSS and threads. Velocity's routes are left out (its
+            shared context corrupts bodies under concurrency); a `/kotlinx` route that hangs or varies fails the
+            guard or counts errors: take its line out to measure the rest.
             """;
 }

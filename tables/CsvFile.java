@@ -79,7 +79,7 @@ public final class CsvFile {
     }
 
     /** The column names of the first line (none for an empty file). */
-    List<String> header() {
+    public List<String> header() {
         return header;
     }
 
@@ -187,6 +187,11 @@ public final class CsvFile {
         private Line(int lineNr, List<String> cells) {
             this.lineNr = lineNr;
             this.cells = cells;
+        }
+
+        /** Its line number in the file (where its first cell begins), for a message about it. */
+        public int number() {
+            return lineNr;
         }
 
         /** Every cell by column name, in the header's order. */

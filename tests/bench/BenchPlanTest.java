@@ -234,7 +234,7 @@ class BenchPlanTest {
     void aForeignAppIsATaskOfItsOwnInEveryRepetition() {
         Sweep plain = sweep(7, 2);
         ForeignApp app = new ForeignApp("webflux-app", Map.of(), Map.of(), Map.of(), -1);
-        Sweep s = new Sweep(plain.config(), plain.combinations().subList(0, 1), null, app,
+        Sweep s = new Sweep(plain.config(), plain.combinations().subList(0, 1), null, List.of(app),
                 plain.driver(), Map.of());
         var tasks = s.plan(Map.of());
         assertEquals(2 * 2, tasks.size(), "the combination and the app, in each of 2 repetitions");
@@ -247,5 +247,23 @@ class BenchPlanTest {
         Point done = Point.foreign("webflux-app", Page.STOCKS, 128, 0);
         assertEquals(4 * 4 - 1, s.plan(Map.of(PointRows.key(done), Set.of(1))).stream()
                 .mapToInt(t -> t.points().size()).sum(), "a resume skips the app's measured repetitions too");
+    }
+
+    /** A routes file's apps (bench --targets): each a task of its own in every repetition, named by its label. */
+    @Test
+    void eachForeignAppOfARoutesFileIsATaskInEveryRepetition() {
+        Sweep plain = sweep(7, 3);
+        List<ForeignApp> apps = List.of(new ForeignApp("webflux-a", Map.of(), Map.of(), Map.of(), -1),
+                new ForeignApp("mvc-b", Map.of(), Map.of(), Map.of(), -1));
+        Sweep s = new Sweep(plain.config(), List.of(), null, apps, plain.driver(), Map.of());
+        var tasks = s.plan(Map.of());
+        assertEquals(2 * 3, tasks.size(), "two apps in each of 3 repetitions");
+        for (int rep = 1; rep <= 3; rep++) {
+            int r = rep;
+            assertEquals(Set.of("webflux-a", "mvc-b"), tasks.stream().filter(t -> t.repetition() == r)
+                    .map(t -> t.points().get(0).app()).collect(java.util.stream.Collectors.toSet()));
+        }
+        tasks.forEach(t -> assertEquals(1, t.points().stream().map(Point::app).distinct().count(), t.toString()));
+        assertEquals(s.foreign().get(1), s.foreign("mvc-b"));
     }
 }
