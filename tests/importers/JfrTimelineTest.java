@@ -46,6 +46,10 @@ public class JfrTimelineTest {
 
     private static void window(Path file, boolean virtualThreads) throws Exception {
         try (Recording r = new Recording(Configuration.getConfiguration("default"))) {
+            // Every 100 ms rather than the default's every second: a 1.1 s window in a test JVM shared with other
+            // classes on a loaded machine met its periodic events' turn or not (failed once in a 12-class run).
+            r.enable("jdk.CPULoad").withPeriod(java.time.Duration.ofMillis(100));
+            r.enable("jdk.JavaThreadStatistics").withPeriod(java.time.Duration.ofMillis(100));
             if (virtualThreads) {
                 r.enable("jdk.VirtualThreadStart");
                 r.enable("jdk.VirtualThreadEnd");
