@@ -31,6 +31,12 @@ final class Lighthouse {
      * Chromium's sandbox refuses), no GPU (none here). Lighthouse emulates the device and window itself.
      */
     static final List<String> CHROME_FLAGS = List.of("--headless=new", "--no-sandbox", "--disable-gpu");
+    /**
+     * Lighthouse's --throttling-method values: simulated (its standard, the one its scores are calibrated for, and
+     * so the default), the browser's own (DevTools) throttling, and none.
+     */
+    static final String DEFAULT_THROTTLING = "simulate";
+    static final List<String> THROTTLINGS = List.of(DEFAULT_THROTTLING, "devtools", "provided");
     /** Where Lighthouse's npm package keeps its command line, under the install's folder. */
     private static final String CLI = "node_modules/lighthouse/cli/index.js";
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -62,7 +68,7 @@ final class Lighthouse {
      * missing.
      */
     static Lighthouse find(Path home, Path chrome, String throttling) throws IOException, InterruptedException {
-        LighthouseBench.checkThrottling(throttling);
+        checkThrottling(throttling);
         Path node = Chromium.onPath(List.of("node", "nodejs"));
         if (node == null) {
             throw new UsageException("--lighthouse needs Node.js 18.16 or later on PATH: install it (Debian: apt-get"
@@ -77,6 +83,14 @@ final class Lighthouse {
                     + " --lighthouse-home or $" + HOME_ENV + ".");
         }
         return new Lighthouse(node, cli, chrome, throttling);
+    }
+
+    /** Refuses a throttling Lighthouse does not name, in one sentence naming those it does. */
+    static void checkThrottling(String throttling) {
+        if (!THROTTLINGS.contains(throttling)) {
+            throw new UsageException("--lighthouse-throttling takes one of " + String.join(", ", THROTTLINGS)
+                    + ", not " + throttling + ".");
+        }
     }
 
     String version() {

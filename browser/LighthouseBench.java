@@ -42,9 +42,7 @@ public final class LighthouseBench {
     /** Loads per combination and page when --runs is not given: a Lighthouse load takes 15 to 30 s here. */
     public static final int DEFAULT_RUNS = 3;
     /** Lighthouse's standard throttling, the one its scores are calibrated for. */
-    public static final String DEFAULT_THROTTLING = "simulate";
-    /** Lighthouse's --throttling-method values: simulated, the browser's own (DevTools) throttling, and none. */
-    public static final List<String> THROTTLINGS = List.of(DEFAULT_THROTTLING, "devtools", "provided");
+    public static final String DEFAULT_THROTTLING = Lighthouse.DEFAULT_THROTTLING;
 
     static final List<String> RUN_COLUMNS = List.of("server", "engine", "mode", "page", "run", "delay_ms", "score",
             "fcp_ms", "lcp_ms", "speed_index_ms", "tbt_ms", "observed_fcp_ms", "observed_lcp_ms",
@@ -61,10 +59,7 @@ public final class LighthouseBench {
 
     /** Refuses a throttling Lighthouse does not name, in one sentence naming those it does. */
     public static void checkThrottling(String throttling) {
-        if (!THROTTLINGS.contains(throttling)) {
-            throw new base.UsageException("--lighthouse-throttling takes one of " + String.join(", ", THROTTLINGS)
-                    + ", not " + throttling + ".");
-        }
+        Lighthouse.checkThrottling(throttling);
     }
 
     /** One load: which page of which combination, and what Lighthouse said of it. */
