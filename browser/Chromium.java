@@ -101,7 +101,17 @@ public final class Chromium implements AutoCloseable {
         return path;
     }
 
-    private static Path onPath(List<String> names) {
+    /** The browser alone ({@code browser}, else the first on PATH), for a tool that starts it itself (Lighthouse). */
+    public static Path findBrowser(Path browser) {
+        Path b = browser != null ? executable(browser, "--chromium") : onPath(BROWSER_NAMES);
+        if (b == null) {
+            throw new UsageException("no Chromium found: install it (Debian: apt-get install chromium), or name it"
+                    + " with --chromium.");
+        }
+        return b;
+    }
+
+    static Path onPath(List<String> names) {
         String path = System.getenv().getOrDefault("PATH", "");
         for (String name : names) {
             for (String dir : path.split(File.pathSeparator)) {

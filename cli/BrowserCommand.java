@@ -5,6 +5,7 @@ import base.UsageException;
 import browser.BrowserBench;
 import browser.Chromium;
 import browser.ForeignBrowser;
+import browser.LighthouseBench;
 import harness.Signals;
 import http.Protocol;
 import model.Page;
@@ -54,7 +55,8 @@ final class BrowserCommand implements Callable<Integer> {
 
     @Option(names = "--runs", paramLabel = "N", defaultValue = "5",
             description = "Measured loads per combination and page, each in a fresh tab without cache, after one"
-                    + " unmeasured load (default: ${DEFAULT-VALUE}).")
+                    + " unmeasured load (default: ${DEFAULT-VALUE}; with --lighthouse, "
+                    + LighthouseBench.DEFAULT_RUNS + ").")
     int runs;
 
     @Option(names = "--delay", paramLabel = "DURATION", defaultValue = BrowserBench.DEFAULT_DELAY_TEXT,
@@ -78,6 +80,23 @@ final class BrowserCommand implements Callable<Integer> {
             description = "Its chromedriver, of the same version (default: chromedriver on PATH).")
     Path chromedriver;
 
+    @Option(names = "--lighthouse", description = "Load the pages with Google Lighthouse (its npm package, installed"
+            + " by scripts/install-lighthouse) instead, with its throttling, and record its performance score, FCP,"
+            + " LCP, Speed Index and total blocking time per load in --out/lighthouse-runs.csv (medians in"
+            + " lighthouse.csv), each load's JSON report in --out/lighthouse/; HTTP/1.1 only.")
+    boolean lighthouse;
+
+    @Option(names = "--lighthouse-throttling", paramLabel = "ID", defaultValue = LighthouseBench.DEFAULT_THROTTLING,
+            description = "Lighthouse's --throttling-method: simulate (its standard, what its scores are calibrated"
+                    + " for), devtools (the browser throttled while it loads) or provided (none) (default:"
+                    + " ${DEFAULT-VALUE}).")
+    String lighthouseThrottling;
+
+    @Option(names = "--lighthouse-home", paramLabel = "DIR",
+            description = "The folder whose node_modules holds Lighthouse (default: $PSSRBENCH_LIGHTHOUSE, else"
+                    + " ~/.cache/pssrbench/lighthouse, where scripts/install-lighthouse puts it).")
+    Path lighthouseHome;
+
     @Option(names = "--out", paramLabel = "DIR", description = "Results folder (default: results/<UTC timestamp>);"
             + " may be a bench results folder, whose report then shows both.")
     Path out;
@@ -92,6 +111,20 @@ final class BrowserCommand implements Callable<Integer> {
             throw new UsageException("--delay must be longer than 0 for a browser to see items arrive.");
         }
         List<Protocol> overs = parseProtocols(protocols);
+        if (lighthouse && !overs.equals(List.of(Protocol.H1))) {
+            throw new UsageException("--lighthouse loads pages over h1 only: leave out --protocol.");
+        }
+        if (lighthouse && selection.describesForeign()) {
+            throw new UsageException("--lighthouse measures PssrBench's combinations or a --target beside its"
+                    + " buffered counterpart, not a foreign app: leave out --label.");
+        }
+        if (!lighthouse && (Cli.given(spec, "--lighthouse-throttling") || lighthouseHome != null)) {
+            throw new UsageException("--lighthouse-throttling and --lighthouse-home go with --lighthouse.");
+        }
+        LighthouseBench.checkThrottling(lighthouseThrottling);
+        if (lighthouse && !Cli.given(spec, "--runs")) {
+            runs = LighthouseBench.DEFAULT_RUNS;
+        }
         if (Cli.given(spec, "--protocol") && (selection.target != null || selection.describesForeign())) {
             throw new UsageException("--protocol chooses what the servers started here speak; a --target is loaded"
                     + " over its own http:// URL: leave out --protocol.");
@@ -102,10 +135,12 @@ final class BrowserCommand implements Callable<Integer> {
         Path folder = out != null ? out : Path.of("results", DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
                 .withZone(ZoneOffset.UTC).format(Instant.now()));
         ResultsFolder.checkWritable(folder, "--out");
-        if (Files.exists(folder.resolve(BrowserCsv.FILE))) {
-            throw new UsageException(folder + " already holds " + BrowserCsv.FILE + "; choose another --out.");
+        String file = lighthouse ? LighthouseBench.FILE : BrowserCsv.FILE;
+        if (Files.exists(folder.resolve(file))) {
+            throw new UsageException(folder + " already holds " + file + "; choose another --out.");
         }
-        Chromium.Binaries binaries = Chromium.find(chromium, chromedriver);
+        Path chrome = lighthouse ? Chromium.findBrowser(chromium) : null;   // Lighthouse needs no chromedriver
+        Chromium.Binaries binaries = lighthouse ? null : Chromium.find(chromium, chromedriver);
         if (selection.describesForeign()) {
             return foreign(folder, chosenPages, binaries);
         }
@@ -140,6 +175,10 @@ final class BrowserCommand implements Callable<Integer> {
         if (running != null) {   // which server was measured, and where: the URL as checked, its host resolved
             flags.put("measured", running.note());
         }
+        if (lighthouse) {
+            return lighthouse(new LighthouseBench.Plan(chosen, Registry.buffered(), chosenPages, runs, measuredDelay,
+                    folder, chrome, lighthouseHome, lighthouseThrottling, flags, target, bufferedTarget));
+        }
         BrowserBench bench = new BrowserBench(new BrowserBench.Plan(chosen, Registry.buffered(), chosenPages, runs,
                 measuredDelay, folder, binaries, flags, target, bufferedTarget, Registry.baselineId(),
                 running == null ? overs : List.of(Protocol.H1),
@@ -151,6 +190,24 @@ final class BrowserCommand implements Callable<Integer> {
             if (invalid < 0) {   // 130: as shells report Ctrl-C; browser has no --resume
                 spec.commandLine().getErr().println("pssrbench: stopped; the loads finished so far are kept in "
                         + folder + " (each row says how many runs it has).");
+                spec.commandLine().getErr().flush();
+                return 130;
+            }
+            return invalid == 0 ? 0 : 1;
+        } finally {
+            restoreSignals.run();
+        }
+    }
+
+    /** browser --lighthouse: Lighthouse and Node found (or refused in one sentence) before anything is written. */
+    private int lighthouse(LighthouseBench.Plan plan) throws Exception {
+        LighthouseBench bench = new LighthouseBench(plan, spec.commandLine().getOut());
+        Runnable restoreSignals = Signals.onTermination(bench::stop);
+        try {
+            int invalid = bench.run();
+            if (invalid < 0) {
+                spec.commandLine().getErr().println("pssrbench: stopped; the loads finished so far are kept in "
+                        + plan.out() + ".");
                 spec.commandLine().getErr().flush();
                 return 130;
             }
