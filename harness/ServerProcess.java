@@ -148,7 +148,28 @@ public final class ServerProcess implements AutoCloseable {
         args.addAll(config.args());
         List<String> flags = new ArrayList<>(config.server().jvmFlags());
         flags.addAll(jvmFlags);
-        List<String> command = command(cpuPrefix, flags, args.toArray(String[]::new));
+        return launch(command(cpuPrefix, flags, args.toArray(String[]::new)), config.combination().toString(), log,
+                tls);
+    }
+
+    /**
+     * Any command whose first line on standard output is {@code serving http://HOST:PORT/ ...}, as serve's is: ready
+     * once its index page answers, attached over JMX as {@link #start} attaches. For tests that measure a server which
+     * misbehaves on purpose (tests/stress/FaultServer) with the code that measures the real ones.
+     */
+    public static ServerProcess start(List<String> command, String name, Path log)
+            throws IOException, InterruptedException {
+        ServerProcess server = launch(command, name, log, null);
+        try {
+            server.jmx = ServerJmx.attach(server.process.pid());
+        } catch (IOException | RuntimeException e) {
+            server.jmxProblem = "no JMX from the server (" + e + ")";
+        }
+        return server;
+    }
+
+    private static ServerProcess launch(List<String> command, String name, Path log, http.Tls tls)
+            throws IOException, InterruptedException {
         long started = System.nanoTime();
         Process p = child(command).redirectError(log.toFile()).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
@@ -157,9 +178,8 @@ public final class ServerProcess implements AutoCloseable {
         if (!url.find()) {
             p.destroyForcibly();
             String why = Files.readString(log).strip();
-            String refused = AotCache.refusal(jvmFlags, why);   // the JVM's own lines say it less plainly
-            throw new IOException(refused != null ? refused : "the server " + config.combination()
-                    + " did not start: " + why);
+            String refused = AotCache.refusal(command, why);   // the JVM's own lines say it less plainly
+            throw new IOException(refused != null ? refused : "the server " + name + " did not start: " + why);
         }
         ServerProcess server = new ServerProcess(p, URI.create(url.group(1)), tls, log);
         try {

@@ -18,7 +18,29 @@ import java.util.Map;
 public record StressSettings(int streams, Duration streamsDelay, int aborts, int idle, int halfSent, int trickling,
                              Duration idleTimeout, int slowReaders, Duration slowReadersWindow, Path folder,
                              PrintStream out, int shutdownClients, int h2Connections, int h2Streams,
-                             http.Protocol protocol) {
+                             http.Protocol protocol, Servers servers) {
+
+    /**
+     * How a scenario's server JVM starts: {@link #SERVE}, as {@code serve} runs the combination, for every user of
+     * stress; a test hands in a server that misbehaves on purpose (tests/stress/FaultServer), so that each pass rule
+     * is seen failing on the code that measures the real servers.
+     */
+    public interface Servers {
+        harness.ServerProcess start(site.ServeConfig config, java.util.List<String> jvmFlags, Path log)
+                throws java.io.IOException, InterruptedException;
+    }
+
+    public static final Servers SERVE = (config, jvmFlags, log) -> harness.ServerProcess.start(config,
+            java.util.List.of(), jvmFlags, log);
+
+    /** The settings with {@link #SERVE}'s servers: what stress runs. */
+    public StressSettings(int streams, Duration streamsDelay, int aborts, int idle, int halfSent, int trickling,
+                          Duration idleTimeout, int slowReaders, Duration slowReadersWindow, Path folder,
+                          PrintStream out, int shutdownClients, int h2Connections, int h2Streams,
+                          http.Protocol protocol) {
+        this(streams, streamsDelay, aborts, idle, halfSent, trickling, idleTimeout, slowReaders, slowReadersWindow,
+                folder, out, shutdownClients, h2Connections, h2Streams, protocol, SERVE);
+    }
 
     // Each setting's default, once: stress's options take these (picocli wants constant text), and docs/stress.md
     // is checked against them (tests/stress/ScenarioDocsTest).

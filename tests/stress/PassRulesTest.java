@@ -86,6 +86,9 @@ class PassRulesTest {
         passes("slow-readers", with(SLOW_READERS, "ttlb_p99_with_slow_ms", 157.5));   // 2 x 76.29 + 5 = 157.58, the bound
         fails("slow-readers", with(SLOW_READERS, "ttlb_p99_with_slow_ms", 2031.0, "requests_with_slow", 40L),
                 "everyone stalled behind the slow readers");
+        // stalled so long that no page beside them ended in the window: the p99 of no page is 0
+        fails("slow-readers", with(SLOW_READERS, "requests_with_slow", 0L, "ttlb_p99_with_slow_ms", 0.0),
+                "no page served beside the slow readers");
         fails("slow-readers", with(SLOW_READERS, "ttlb_p99_with_slow_ms", 157.7), "just past the bound");
         fails("slow-readers", with(SLOW_READERS, "server_rss_peak_with_slow_mb", 786.0), "memory per slow reader");
         fails("slow-readers", with(SLOW_READERS, "errors", 3L), "errors beside them");
