@@ -99,6 +99,17 @@ class FaultRulesTest {
     }
 
     @Test
+    void slowReadersFailsOnMemoryLeakedPerConnection() throws Exception {
+        Outcome o = judged("slow-readers", SlowReaders.run(C, settings(FaultServer.Fault.MEMORY_PER_CONNECTION)));
+        // 8 MB for each of the 10 slow readers and the 16 new connections beside them
+        assertTrue(num(o, "server_rss_peak_with_slow_mb") > num(o, "server_rss_peak_alone_mb") + 100,
+                o.figures().toString());
+        assertTrue(count(o, "requests_with_slow") > 0, o.figures().toString());
+        assertEquals(0, count(o, "errors"));
+        assertEquals(true, o.figures().get("normal_page_after"));
+    }
+
+    @Test
     void malformedFailsOnAMalformedRequestAnswered200() throws Exception {
         Outcome o = judged("malformed", Malformed.run(C, settings(FaultServer.Fault.ANSWERS_200)));
         assertTrue(count(o, "cases_right") < count(o, "cases"), o.figures().toString());

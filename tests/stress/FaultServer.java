@@ -42,6 +42,8 @@ public final class FaultServer {
         THREAD_PER_REQUEST,
         /** slow-readers: one lock around every response's writes, with a small send buffer: one slow reader stalls all. */
         ONE_WRITER,
+        /** slow-readers: 8 MB of native memory per connection, touched and never freed. */
+        MEMORY_PER_CONNECTION,
         /** malformed: any request at all, garbage included, gets the page with 200. */
         ANSWERS_200,
         /** idle: never closes a connection, however idle or slow its head. */
@@ -59,6 +61,8 @@ public final class FaultServer {
     private final AtomicInteger connections = new AtomicInteger();
     private final AtomicInteger pages = new AtomicInteger();
     private final ReentrantLock writer = new ReentrantLock();
+    /** {@link Fault#MEMORY_PER_CONNECTION}'s buffers, kept for good. */
+    private static final List<java.nio.ByteBuffer> LEAKED = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private FaultServer(Fault fault, Duration delay) {
         this.fault = fault;
@@ -130,6 +134,9 @@ public final class FaultServer {
         try (socket) {
             if (fault == Fault.ONE_WRITER) {
                 socket.setSendBufferSize(4096);
+            }
+            if (fault == Fault.MEMORY_PER_CONNECTION) {
+                LEAKED.add(java.nio.ByteBuffer.allocateDirect(8 << 20));   // zeroed, so resident
             }
             InputStream in = new BufferedInputStream(socket.getInputStream());
             OutputStream out = socket.getOutputStream();
