@@ -77,7 +77,20 @@ public final class ServerProcess implements AutoCloseable {
     /** As {@link #start(ServeConfig, List, Path)}, with {@code jvmFlags} after the server's own JVM options. */
     public static ServerProcess start(ServeConfig config, List<String> cpuPrefix, List<String> jvmFlags, Path log)
             throws IOException, InterruptedException {
-        ServerProcess server = launch(config, cpuPrefix, jvmFlags, log);
+        return attached(launch(config, cpuPrefix, jvmFlags, log));
+    }
+
+    /**
+     * Any command whose first line on standard output is {@code serving http://HOST:PORT/ ...}, as serve's is: ready
+     * once its index page answers, attached over JMX as {@link #start} attaches. For tests that measure a server which
+     * misbehaves on purpose (tests/stress/FaultServer) with the code that measures the real ones.
+     */
+    public static ServerProcess start(List<String> command, String name, Path log)
+            throws IOException, InterruptedException {
+        return attached(launch(command, name, log, null));
+    }
+
+    private static ServerProcess attached(ServerProcess server) {
         long attach = System.nanoTime();
         try {
             server.jmx = ServerJmx.attach(server.process.pid());
@@ -150,22 +163,6 @@ public final class ServerProcess implements AutoCloseable {
         flags.addAll(jvmFlags);
         return launch(command(cpuPrefix, flags, args.toArray(String[]::new)), config.combination().toString(), log,
                 tls);
-    }
-
-    /**
-     * Any command whose first line on standard output is {@code serving http://HOST:PORT/ ...}, as serve's is: ready
-     * once its index page answers, attached over JMX as {@link #start} attaches. For tests that measure a server which
-     * misbehaves on purpose (tests/stress/FaultServer) with the code that measures the real ones.
-     */
-    public static ServerProcess start(List<String> command, String name, Path log)
-            throws IOException, InterruptedException {
-        ServerProcess server = launch(command, name, log, null);
-        try {
-            server.jmx = ServerJmx.attach(server.process.pid());
-        } catch (IOException | RuntimeException e) {
-            server.jmxProblem = "no JMX from the server (" + e + ")";
-        }
-        return server;
     }
 
     private static ServerProcess launch(List<String> command, String name, Path log, http.Tls tls)

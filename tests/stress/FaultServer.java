@@ -5,7 +5,6 @@ import site.ServerStatsMXBean;
 
 import javax.management.ObjectName;
 import java.io.BufferedInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -166,14 +165,14 @@ public final class FaultServer {
 
     /** A line of the head (CR LF or LF ended, ISO-8859-1), or null at the end of the stream. */
     private static String line(InputStream in) throws IOException {
-        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        StringBuilder b = new StringBuilder();
         int c;
         while ((c = in.read()) >= 0 && c != '\n') {
             if (c != '\r') {
-                b.write(c);
+                b.append((char) c);
             }
         }
-        return c < 0 && b.size() == 0 ? null : b.toString(StandardCharsets.ISO_8859_1);
+        return c < 0 && b.isEmpty() ? null : b.toString();
     }
 
     /** The page: a chunk at once, then 20 items of about 1 KB at {@code delay} each, then its end. */

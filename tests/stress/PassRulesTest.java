@@ -13,8 +13,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Every HTTP/1.1 scenario's pass rule, fed figures: those of a real passing run (nima/jstachio/virtual at StressIT's
  * small sizes, 2026-11-27; shutdown's as docs/stress.md gives them) pass, and the figures a misbehaving server would
  * make (a page that never ends, a leak, ignoring SIGTERM, a malformed request answered 200, everyone stalled behind
- * one slow reader, an idle connection never closed) fail. A server that really misbehaves, to show each rule failing
- * end to end, is issue 32's.
+ * one slow reader, an idle connection never closed) fail. FaultRulesTest shows each rule failing end to end, against
+ * a server that really misbehaves (FaultServer).
  */
 class PassRulesTest {
 
