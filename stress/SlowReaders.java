@@ -29,8 +29,8 @@ final class SlowReaders {
 
     static final Scenario SCENARIO = new Scenario("slow-readers", Set.of(Protocol.H1),
             List.of("--slow-readers", "--slow-readers-window"), SlowReaders::run, new Scenario.Rule(
-                    f -> "the others served beside them, their p99 within 2x (+5 ms) of a run without slow readers, no error, server peak RSS"
-                            + " within 100 MB of it, a normal page afterwards",
+                    f -> "the others served beside them, their p99 within 2x (+5 ms) of a run without slow readers, no"
+                            + " error, server peak RSS within 100 MB of it, a normal page afterwards",
                     f -> f.count("errors") == 0 && othersUnharmed(f) && f.yes("normal_page_after")));
 
     /**

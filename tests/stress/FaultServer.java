@@ -39,7 +39,7 @@ public final class FaultServer {
         DIFFERENT_PAGES,
         /** aborts: a platform thread started per request that never ends. */
         THREAD_PER_REQUEST,
-        /** slow-readers: one lock around every response's writes, with a small send buffer: one slow reader stalls all. */
+        /** slow-readers: one lock around every response's writes, a small send buffer: one slow reader stalls all. */
         ONE_WRITER,
         /** slow-readers: 8 MB of native memory per connection, touched and never freed. */
         MEMORY_PER_CONNECTION,
