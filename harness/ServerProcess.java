@@ -80,7 +80,20 @@ public final class ServerProcess implements AutoCloseable {
     /** As {@link #start(ServeConfig, List, Path)}, with {@code jvmFlags} after the server's own JVM options. */
     public static ServerProcess start(ServeConfig config, List<String> cpuPrefix, List<String> jvmFlags, Path log)
             throws IOException, InterruptedException {
-        ServerProcess server = launch(config, cpuPrefix, jvmFlags, log);
+        return attached(launch(config, cpuPrefix, jvmFlags, log));
+    }
+
+    /**
+     * Any command whose first line on standard output is {@code serving http://HOST:PORT/ ...}, as serve's is: ready
+     * once its index page answers, attached over JMX as {@link #start} attaches. For tests that measure a server which
+     * misbehaves on purpose (tests/stress/FaultServer) with the code that measures the real ones.
+     */
+    public static ServerProcess start(List<String> command, String name, Path log)
+            throws IOException, InterruptedException {
+        return attached(launch(command, name, log, null));
+    }
+
+    private static ServerProcess attached(ServerProcess server) {
         long attach = System.nanoTime();
         try {
             server.jmx = ServerJmx.attach(server.process.pid());
@@ -151,7 +164,12 @@ public final class ServerProcess implements AutoCloseable {
         args.addAll(config.args());
         List<String> flags = new ArrayList<>(config.server().jvmFlags());
         flags.addAll(jvmFlags);
-        List<String> command = command(cpuPrefix, flags, args.toArray(String[]::new));
+        return launch(command(cpuPrefix, flags, args.toArray(String[]::new)), config.combination().toString(), log,
+                tls);
+    }
+
+    private static ServerProcess launch(List<String> command, String name, Path log, http.Tls tls)
+            throws IOException, InterruptedException {
         long started = System.nanoTime();
         Files.deleteIfExists(log);   // one log per JVM: appended to below by the JVM (stderr) and by this one (stdout)
         Process p = child(command).redirectError(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
@@ -160,11 +178,10 @@ public final class ServerProcess implements AutoCloseable {
         if (url == null) {
             p.destroyForcibly();
             String why = Files.readString(log).strip();
-            String refused = AotCache.refusal(jvmFlags, why);   // the JVM's own lines say it less plainly
-            throw new IOException(refused != null ? refused : "the server " + config.combination()
-                    + " did not start: " + why);
+            String refused = AotCache.refusal(command, why);   // the JVM's own lines say it less plainly
+            throw new IOException(refused != null ? refused : "the server " + name + " did not start: " + why);
         }
-        StandardOut.drain(out, log, String.valueOf(config.combination()));
+        StandardOut.drain(out, log, name);
         ServerProcess server = new ServerProcess(p, URI.create(url.group(1)), tls, log);
         try {
             server.awaitReady();

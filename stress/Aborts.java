@@ -41,7 +41,7 @@ final class Aborts {
 
     static Scenario.Measured run(Combination c, StressSettings s) throws IOException, InterruptedException {
         try (StressServer server = StressServer.start(StressServer.config(c).withDelay(StressServer.IN_FLIGHT_DELAY),
-                s.folder(), "aborts")) {
+                s, "aborts")) {
             int port = server.port();
             abort(port, 100, 100);   // warm-up: the pools reach their working size
             Raw.pageWorks(port, "/stocks");

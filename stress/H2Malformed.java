@@ -100,7 +100,7 @@ final class H2Malformed {
     }
 
     static Scenario.Measured run(Combination c, StressSettings s) throws IOException, InterruptedException {
-        try (StressServer server = StressServer.start(StressServer.config(c).withProtocol(s.http2()), s.folder(),
+        try (StressServer server = StressServer.start(StressServer.config(c).withProtocol(s.http2()), s,
                 "h2-malformed")) {
             H2Endpoint endpoint = H2Endpoint.of(server);
             Raw.Response page = endpoint.page("/stocks", 10_000);

@@ -51,7 +51,7 @@ final class H2Resets {
 
     static Scenario.Measured run(Combination c, StressSettings s) throws IOException, InterruptedException {
         try (StressServer server = StressServer.start(StressServer.config(c).withProtocol(s.http2())
-                .withDelay(StressServer.IN_FLIGHT_DELAY), s.folder(), "h2-resets")) {
+                .withDelay(StressServer.IN_FLIGHT_DELAY), s, "h2-resets")) {
             H2Endpoint endpoint = H2Endpoint.of(server);
             Raw.Response page = endpoint.page("/stocks", 30_000);
             EventLoopGroup group = H2Client.loop();

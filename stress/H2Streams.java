@@ -54,7 +54,7 @@ final class H2Streams {
         Duration pageTime = s.streamsDelay().multipliedBy(Page.STOCKS.items().size());
         Duration timeout = pageTime.plusSeconds(30);
         try (StressServer server = StressServer.start(StressServer.config(c).withProtocol(s.http2())
-                .withDelay(s.streamsDelay()), s.folder(), "h2-streams")) {
+                .withDelay(s.streamsDelay()), s, "h2-streams")) {
             H2Endpoint endpoint = H2Endpoint.of(server);
             Raw.Response page = endpoint.page("/stocks", 30_000 + (int) pageTime.toMillis());
             EventLoopGroup group = H2Client.loop();

@@ -72,7 +72,7 @@ final class Idle {
         long timeoutMs = s.idleTimeout().toMillis();
         long allowMs = timeoutMs + beyondTimeoutMs(timeoutMs);
         try (StressServer server = StressServer.start(StressServer.config(c).withLimits(
-                new http.ConnectionLimits(http.ConnectionLimits.DEFAULT_BACKLOG, s.idleTimeout())), s.folder(), "idle");
+                new http.ConnectionLimits(http.ConnectionLimits.DEFAULT_BACKLOG, s.idleTimeout())), s, "idle");
              Selector selector = Selector.open()) {
             int port = server.port();
             String request = "GET /stocks HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\n";

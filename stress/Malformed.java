@@ -30,7 +30,7 @@ final class Malformed {
     }
 
     static Scenario.Measured run(Combination c, StressSettings s) throws IOException, InterruptedException {
-        try (StressServer server = StressServer.start(StressServer.config(c), s.folder(), "malformed")) {
+        try (StressServer server = StressServer.start(StressServer.config(c), s, "malformed")) {
             int port = server.port();
             String get = Raw.get("/stocks", port);
             List<Case> cases = List.of(

@@ -60,7 +60,7 @@ final class Shutdown {
         Map<String, Object> f = new LinkedHashMap<>();
         String note = "";
         ServeConfig config = StressServer.config(c).withDelay(StressServer.IN_FLIGHT_DELAY).withGrace(GRACE);
-        try (StressServer server = StressServer.start(config, s.folder(), "shutdown")) {
+        try (StressServer server = StressServer.start(config, s, "shutdown")) {
             int port = server.port();
             Raw.Response reference = Raw.exchange(port, Raw.get("/stocks", port), 10_000);
             Map<String, AtomicLong> counts = new ConcurrentHashMap<>();

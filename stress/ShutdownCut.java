@@ -52,7 +52,7 @@ final class ShutdownCut {
     static Result run(Combination c, StressSettings s, int pages) throws IOException, InterruptedException {
         Map<String, Object> f = new LinkedHashMap<>();
         try (StressServer server = StressServer.start(StressServer.config(c).withDelay(DELAY).withGrace(GRACE),
-                s.folder(), "shutdown-cut")) {
+                s, "shutdown-cut")) {
             int port = server.port();
             List<CompletableFuture<Ended>> responses = new ArrayList<>();
             for (int i = 0; i < pages; i++) {

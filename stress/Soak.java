@@ -85,7 +85,7 @@ final class Soak {
     static Scenario.Measured measure(Combination c, StressSettings s) throws IOException, InterruptedException {
         int samples = (int) Math.max(4, Math.min(SAMPLES, s.soakDuration().toSeconds()));
         Duration window = s.soakDuration().dividedBy(samples);
-        try (StressServer server = StressServer.start(StressServer.config(c), s.folder(), "soak",
+        try (StressServer server = StressServer.start(StressServer.config(c), s, "soak",
                 SlowReaders.FIXED_HEAP)) {
             Raw.Response page = Raw.exchange(server.port(), Raw.get("/stocks", server.port()), 30_000);
             if (page.status() != 200 || !page.complete()) {

@@ -54,6 +54,15 @@ final class Streams {
     }
 
     static Scenario.Measured measure(Combination c, StressSettings s) throws IOException, InterruptedException {
+        return measure(c, s, STALL);
+    }
+
+    /** How long past its page time a page may take before it counts as one that never ends. */
+    static final Duration STALL = Duration.ofSeconds(90);
+
+    /** As {@link #measure(Combination, StressSettings)}, with {@code stall} in place of {@link #STALL} (tests). */
+    static Scenario.Measured measure(Combination c, StressSettings s, Duration stall)
+            throws IOException, InterruptedException {
         int n = s.streams();
         long[] limits = Kernel.fileLimits();
         String note = "";
@@ -66,11 +75,11 @@ final class Streams {
         }
         Duration pageTime = s.streamsDelay().multipliedBy(Page.STOCKS.items().size());
         try (StressServer server = StressServer.start(StressServer.config(c).withDelay(s.streamsDelay()),
-                s.folder(), "streams")) {
+                s, "streams")) {
             Raw.pageWorks(server.port(), "/stocks");
             server.resetPeaks();
             long drops = Kernel.listenDrops();
-            Result r = run(server.port(), "/stocks", n, pageTime.plusSeconds(90));
+            Result r = run(server.port(), "/stocks", n, pageTime.plus(stall));
             long dropped = drops < 0 ? -1 : Kernel.listenDrops() - drops;
             Thread.sleep(200);   // one more sample of the server after the last page
             Map<String, Object> f = new LinkedHashMap<>();

@@ -56,17 +56,17 @@ final class StressServer implements AutoCloseable {
     }
 
     /** {@code config}'s server for {@code scenario}: the scenario's changes to {@link #config}'s. */
-    static StressServer start(ServeConfig config, Path folder, String scenario)
+    static StressServer start(ServeConfig config, StressSettings s, String scenario)
             throws IOException, InterruptedException {
-        return start(config, folder, scenario, List.of());
+        return start(config, s, scenario, List.of());
     }
 
-    /** As {@link #start(ServeConfig, Path, String)}, the server JVM with {@code jvmFlags} added. */
-    static StressServer start(ServeConfig config, Path folder, String scenario, List<String> jvmFlags)
+    /** As {@link #start(ServeConfig, StressSettings, String)}, the server JVM with {@code jvmFlags} added. */
+    static StressServer start(ServeConfig config, StressSettings s, String scenario, List<String> jvmFlags)
             throws IOException, InterruptedException {
-        Path logs = Files.createDirectories(folder.resolve("logs"));
+        Path logs = Files.createDirectories(s.folder().resolve("logs"));
         Path log = logs.resolve(scenario + "-" + config.combination().toString().replace('/', '-') + ".log");
-        return new StressServer(ServerProcess.start(config, List.of(), jvmFlags, log), log);
+        return new StressServer(s.servers().start(config, jvmFlags, log), log);
     }
 
     private void sample() {

@@ -12,13 +12,37 @@ import java.util.Map;
  * scenario's connections (idle, half-sent, trickling) and the idle timeout its server gets, the slow readers and the
  * measured window of the normal traffic beside them, where results and logs go, the shutdown scenario's keep-alive
  * clients (its second part has a quarter as many pages, at least 1), and the HTTP/2 streams scenario's connections
- * and streams on each, the soak's length and connections; and {@code stress --protocol} (h1 for the HTTP/1.1 scenarios; h2c or h2 for the HTTP/2 ones,
- * whose servers are started with it and which connect over it).
+ * and streams on each, the soak's length and connections; and {@code stress --protocol} (h1 for the HTTP/1.1
+ * scenarios; h2c or h2 for the HTTP/2 ones, whose servers are started with it and which connect over it).
  */
 public record StressSettings(int streams, Duration streamsDelay, int aborts, int idle, int halfSent, int trickling,
                              Duration idleTimeout, int slowReaders, Duration slowReadersWindow, Path folder,
                              PrintStream out, int shutdownClients, int h2Connections, int h2Streams,
-                             http.Protocol protocol, Duration soakDuration, int soakConnections) {
+                             http.Protocol protocol, Duration soakDuration, int soakConnections,
+                             Servers servers) {
+
+    /**
+     * How a scenario's server JVM starts: {@link #SERVE}, as {@code serve} runs the combination, for every user of
+     * stress; a test hands in a server that misbehaves on purpose (tests/stress/FaultServer), so that each pass rule
+     * is seen failing on the code that measures the real servers.
+     */
+    public interface Servers {
+        harness.ServerProcess start(site.ServeConfig config, java.util.List<String> jvmFlags, Path log)
+                throws java.io.IOException, InterruptedException;
+    }
+
+    public static final Servers SERVE = (config, jvmFlags, log) -> harness.ServerProcess.start(config,
+            java.util.List.of(), jvmFlags, log);
+
+    /** The settings with {@link #SERVE}'s servers: what stress runs. */
+    public StressSettings(int streams, Duration streamsDelay, int aborts, int idle, int halfSent, int trickling,
+                          Duration idleTimeout, int slowReaders, Duration slowReadersWindow, Path folder,
+                          PrintStream out, int shutdownClients, int h2Connections, int h2Streams,
+                          http.Protocol protocol, Duration soakDuration, int soakConnections) {
+        this(streams, streamsDelay, aborts, idle, halfSent, trickling, idleTimeout, slowReaders, slowReadersWindow,
+                folder, out, shutdownClients, h2Connections, h2Streams, protocol, soakDuration, soakConnections,
+                SERVE);
+    }
 
     // Each setting's default, once: stress's options take these (picocli wants constant text), and docs/stress.md
     // is checked against them (tests/stress/ScenarioDocsTest).

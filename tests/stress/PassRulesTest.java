@@ -13,8 +13,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Every HTTP/1.1 scenario's pass rule, fed figures: those of a real passing run (nima/jstachio/virtual at StressIT's
  * small sizes, 2026-11-27; shutdown's as docs/stress.md gives them) pass, and the figures a misbehaving server would
  * make (a page that never ends, a leak, ignoring SIGTERM, a malformed request answered 200, everyone stalled behind
- * one slow reader, an idle connection never closed) fail. A server that really misbehaves, to show each rule failing
- * end to end, is issue 32's.
+ * one slow reader, an idle connection never closed) fail. FaultRulesTest shows each rule failing end to end, against
+ * a server that really misbehaves (FaultServer).
  */
 class PassRulesTest {
 
@@ -86,6 +86,9 @@ class PassRulesTest {
         passes("slow-readers", with(SLOW_READERS, "ttlb_p99_with_slow_ms", 157.5));   // 2 x 76.29 + 5 = 157.58, the bound
         fails("slow-readers", with(SLOW_READERS, "ttlb_p99_with_slow_ms", 2031.0, "requests_with_slow", 40L),
                 "everyone stalled behind the slow readers");
+        // stalled so long that no page beside them ended in the window: the p99 of no page is 0
+        fails("slow-readers", with(SLOW_READERS, "requests_with_slow", 0L, "ttlb_p99_with_slow_ms", 0.0),
+                "no page served beside the slow readers");
         fails("slow-readers", with(SLOW_READERS, "ttlb_p99_with_slow_ms", 157.7), "just past the bound");
         fails("slow-readers", with(SLOW_READERS, "server_rss_peak_with_slow_mb", 786.0), "memory per slow reader");
         fails("slow-readers", with(SLOW_READERS, "errors", 3L), "errors beside them");
