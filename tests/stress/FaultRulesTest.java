@@ -22,6 +22,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * StressIT; PassRulesTest feeds the rules figures by hand. Each fault server is a JVM of its own (the scenarios read
  * its threads and memory from /proc, attach over JMX and send it SIGTERM), started in well under a second.
  */
+// The full tier's: 8 fault-server JVMs took 55 s in one surefire fork beside other classes (load average 6 to 9), which
+// would take the quick tier (2:15) past its 3 minutes.
+@Tag("slow")
 class FaultRulesTest {
 
     @TempDir
@@ -128,8 +131,7 @@ class FaultRulesTest {
         assertEquals(count(o, "normal_pages"), count(o, "normal_pages_ok"), "the pages beside them were served");
     }
 
-    @Test
-    @Tag("slow")   // two server JVMs that each run 6 s past SIGTERM, which is what is checked: the full tier's
+    @Test   // two server JVMs that each run 6 s past SIGTERM, which is what is checked
     void shutdownFailsOnAServerThatIgnoresSigterm() throws Exception {
         Outcome o = judged("shutdown", Shutdown.run(C, settings(FaultServer.Fault.IGNORES_SIGTERM)));
         assertEquals(143, count(o, "exit_code"), o.figures().toString());
