@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Issue 32, item 4: a server JVM that dies during a repetition (kill -9 here, as the kernel's OOM killer or an
  * operator ends it) is said in one sentence, what was measured is kept, the dead window is recorded as such, and the
  * repetition is measured again in a fresh JVM once; a server that dies again ends bench with exit 3. The real jar as
- * a process, its server found in its process tree and killed by PID, or given too small a heap.
+ * a process, its server found in its process tree and killed by PID (one given too small a heap: ServerOomIT).
  */
 // Not tagged parallel: its kills are timed from the server's start (6 s), which under the parallel run's load (eight
 // classes on 2 cores, CI on 2026-11-28) landed before the server served or left bench's pipes open past its end.
@@ -43,6 +43,12 @@ class ServerDiesIT {
     }
 
     private Process bench(Path out, String... more) throws IOException {
+        return bench(started, out, more);
+    }
+
+    /** bench as above with {@code more} flags, its process added to {@code started}: ServerOomIT's too. */
+    static Process bench(List<Process> started, Path out, String... more) throws IOException {
+        findJar();
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-jar", jar.toString(), "bench", "--server=jdk", "--engine=jstachio", "--mode=virtual",
                 "--no-baseline", "--warmup=1s", "--duration=4s", "--repeat=1", "--windows=1",
@@ -83,16 +89,16 @@ class ServerDiesIT {
     }
 
     /** What bench printed (stdout and stderr apart) and its exit status, once it ended (within 120 s). */
-    private record Ended(String out, String err, int status) {
+    record Ended(String out, String err, int status) {
     }
 
-    private static Ended end(Process bench, CompletableFuture<String> out, CompletableFuture<String> err)
+    static Ended end(Process bench, CompletableFuture<String> out, CompletableFuture<String> err)
             throws Exception {
         assertTrue(bench.waitFor(120, TimeUnit.SECONDS), "bench ended within 120 s");
         return new Ended(out.get(10, TimeUnit.SECONDS), err.get(10, TimeUnit.SECONDS), bench.exitValue());
     }
 
-    private static CompletableFuture<String> read(java.io.InputStream in) {
+    static CompletableFuture<String> read(java.io.InputStream in) {
         return CompletableFuture.supplyAsync(() -> {
             try {
                 return new String(in.readAllBytes(), StandardCharsets.UTF_8);
@@ -145,33 +151,13 @@ class ServerDiesIT {
         assertTrue(Files.isRegularFile(out.resolve("logs/jdk-jstachio-virtual.rep1-2.server.log")), "a second JVM");
     }
 
-    /**
-     * A heap too small for the load: 16 MiB passes verification (10 requests at a time) and runs out at 128
-     * connections, in every JVM (4 of 4 tried, at load averages 2 to 11). Bench's server JVMs exit on an
-     * OutOfMemoryError (left to the default, this one lost its JMX and its SIGTERM handler and held bench for good),
-     * so it is a death like kill -9's, with the JVM's own line quoted; it happens again in the fresh JVM: exit 3.
-     */
-    @Test
-    void aServerOutOfMemoryIsSaidWithTheJvmsOwnLineAndEndsBenchWhenItRunsOutAgain(@TempDir Path out)
-            throws Exception {
-        Process bench = bench(out, "--connections=128", "--server-jvm=-Xmx16m");
-        Ended ended = end(bench, read(bench.getInputStream()), read(bench.getErrorStream()));
-        String all = ended.out() + ended.err();
-        assertEquals(3, ended.status(), all);
-        String oom = "(exited with status 3; its log ends: Terminating due to java.lang.OutOfMemoryError: Java heap"
-                + " space)";
-        assertTrue(ended.out().contains("bench: the server of repetition 1 of jdk-jstachio-virtual died ")
-                && ended.out().contains(oom + "; repetition 1 is measured again in a fresh JVM (1 of at most 1)."),
-                all);
-        assertTrue(ended.err().startsWith("pssrbench: the server of repetition 1 of jdk-jstachio-virtual died ")
-                && ended.err().contains(oom + ", after 1 fresh JVM for that repetition already"), ended.err());
-        assertTrue(Files.readString(out.resolve("logs/jdk-jstachio-virtual.rep1-2.server.log"))
-                .contains("Terminating due to java.lang.OutOfMemoryError"), "the JVM's standard output is in its log");
-    }
-
     /** Whatever a failed test left running is stopped, so that a failure leaves no orphan either. */
     @AfterEach
     void stopWhatIsLeft() {
+        stop(started);
+    }
+
+    static void stop(List<Process> started) {
         for (Process p : started) {
             List<ProcessHandle> all = new ArrayList<>(p.descendants().toList());
             p.destroyForcibly();

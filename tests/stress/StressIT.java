@@ -39,7 +39,8 @@ class StressIT {
      */
     @Test
     void everyScenarioPassesAtSmallSizesOnEveryServer(@TempDir Path out) throws Exception {
-        List<String> scenarios = Scenarios.ids(http.Protocol.H1).stream().filter(s -> !s.equals("shutdown")).toList();
+        List<String> scenarios = Scenarios.ids(http.Protocol.H1).stream().filter(s -> !s.equals("shutdown")
+                && !s.equals("soak")).toList();
         List<String> servers = Registry.SERVERS.stream().map(Server::id).toList();
         String console = stress(out, 600, KNOWN_WRONG.isEmpty() ? 0 : 1, small(scenarios, "--server="
                 + String.join(",", servers), "--engine=jstachio", "--mode=virtual", "--scenario="
@@ -74,14 +75,23 @@ class StressIT {
         String report = Files.readString(out.resolve("results/report.html"));
         assertTrue(report.contains("<h2 id=\"stress\">Stress</h2>") && report.contains("<h3>slow-readers</h3>"),
                 report);
-        // the soak's series, a row per window, drawn over time in the report
-        for (String server : servers) {
-            List<String> soak = Files.readAllLines(out.resolve("results/soak-" + server + "-jstachio-virtual.csv"));
-            assertEquals("t_s,pages,errors,req_per_s,ttlb_p99_ms,heap_after_gc_mb,rss_mb,threads,virtual_threads,fds",
-                    soak.get(0));
-            assertEquals(9, soak.size(), server + ": 8 windows " + soak);
-        }
-        assertTrue(report.contains("<h3>soak over time</h3>") && report.contains("id=\"chart-soak0\""), report);
+    }
+
+    /**
+     * The soak at 8 s on one server (on all five it added a minute to CI; its rule is the same code on each, and
+     * SoakTest shows each clause failing): it passes, its series has a row per window, and the report draws it.
+     */
+    @Test
+    void theSoakPassesAndItsSeriesIsDrawn(@TempDir Path out) throws Exception {
+        String console = stress(out, 120, 0, small(List.of("soak"), "--server=jdk", "--engine=jstachio",
+                "--mode=virtual", "--scenario=soak"));
+        assertTrue(console.contains("1 of 1 passed"), console);
+        List<String> soak = Files.readAllLines(out.resolve("results/soak-jdk-jstachio-virtual.csv"));
+        assertEquals("t_s,pages,errors,req_per_s,ttlb_p99_ms,heap_after_gc_mb,rss_mb,threads,virtual_threads,fds",
+                soak.get(0));
+        assertEquals(9, soak.size(), "8 windows: " + soak);
+        String report = Files.readString(out.resolve("results/report.html"));
+        assertTrue(report.contains("<h3>soak over time</h3>") && report.contains("<svg id='chart-soak0'"), report);
     }
 
     /**
