@@ -1,7 +1,6 @@
 package bench;
 
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -14,11 +13,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 32, item 4: a server JVM that runs out of heap is a death bench says, quoting the JVM's own line. Beside the
- * other integration tests (unlike ServerDiesIT's timed kills): the heap runs out at 128 connections however slowly
- * the machine serves them.
+ * Issue 32, item 4: a server JVM that runs out of heap is a death bench says, quoting the JVM's own line. Not tagged
+ * parallel: in the parallel run (CI, 2026-11-28) bench ended but its output stayed open past end()'s 10 s, as
+ * ServerDiesIT's did there; alone it passed (11 to 21 s).
  */
-@Tag("parallel")
 class ServerOomIT {
 
     private final List<Process> started = new ArrayList<>();
