@@ -47,22 +47,30 @@ class BrowserIT {
         assertTrue(Files.isRegularFile(jar), "run after 'mvn package': " + jar);
     }
 
+    /** The packaged jar, found once (LighthouseIT runs its commands through this class too). */
+    private static Path jar() {
+        if (jar == null) {
+            findJar();
+        }
+        return jar;
+    }
+
     private static void assumeChromium() {
         Assumptions.assumeTrue(Chromium.installed(), "no Chromium and chromedriver on PATH, so browser is not run:"
                 + " apt-get install chromium chromium-driver (.ci/run installs them)");
     }
 
-    private static List<String> java(String... args) {
+    static List<String> java(String... args) {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-jar", jar.toString()));
+                .toString(), "-jar", jar().toString()));
         command.addAll(List.of(args));
         return command;
     }
 
-    private record Done(int code, String out, String err) {
+    record Done(int code, String out, String err) {
     }
 
-    private static Done run(ProcessBuilder pb) throws Exception {
+    static Done run(ProcessBuilder pb) throws Exception {
         Process p = pb.start();
         CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(p.getInputStream()));
         CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));

@@ -2,21 +2,14 @@ package browser;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tables.CsvFile;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -33,44 +26,6 @@ class LighthouseIT {
     private static final int DELAY_MS = 150;
     private static final int ITEMS = 10;   // presentations
 
-    private static Path jar;
-
-    @BeforeAll
-    static void findJar() {
-        jar = Path.of(System.getProperty("pssrbench.jar", "target/pssrbench.jar"));
-        assertTrue(Files.isRegularFile(jar), "run after 'mvn package': " + jar);
-    }
-
-    private static List<String> java(String... args) {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-jar", jar.toString()));
-        command.addAll(List.of(args));
-        return command;
-    }
-
-    private record Done(int code, String out, String err) {
-    }
-
-    private static Done run(ProcessBuilder pb) throws Exception {
-        Process p = pb.start();
-        CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(p.getInputStream()));
-        CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
-        if (!p.waitFor(300, TimeUnit.SECONDS)) {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly().waitFor();
-            throw new AssertionError("browser did not finish in 5 minutes: " + out.getNow("") + err.getNow(""));
-        }
-        return new Done(p.exitValue(), out.get(), err.get());
-    }
-
-    private static String read(java.io.InputStream in) {
-        try {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
     private static double number(Map<String, String> row, String column) {
         String cell = row.get(column);
         assertFalse(cell == null || cell.isEmpty(), column + " measured: " + row);
@@ -83,8 +38,9 @@ class LighthouseIT {
                 "node_modules/lighthouse/cli/index.js")), "no Chromium or no Lighthouse in "
                 + Lighthouse.DEFAULT_HOME + ": apt-get install chromium nodejs npm, then scripts/install-lighthouse"
                 + " (.ci/run does both)");
-        Done d = run(new ProcessBuilder(java("browser", "--lighthouse", "--server=nima", "--engine=jstachio",
-                "--mode=virtual", "--page=presentations", "--runs=1", "--delay=" + DELAY_MS + "ms", "--out=" + out)));
+        BrowserIT.Done d = BrowserIT.run(new ProcessBuilder(BrowserIT.java("browser", "--lighthouse",
+                "--server=nima", "--engine=jstachio", "--mode=virtual", "--page=presentations", "--runs=1",
+                "--delay=" + DELAY_MS + "ms", "--out=" + out)));
         String output = d.out() + d.err();
         assertEquals(0, d.code(), output);
         List<Map<String, String>> loads = CsvFile.read(out.resolve(LighthouseBench.RUNS_FILE)).lines().stream()
@@ -123,8 +79,9 @@ class LighthouseIT {
     @Test
     void withoutLighthouseItSaysHowToInstallItInOneSentence(@TempDir Path out) throws Exception {
         Assumptions.assumeTrue(Chromium.installed(), "no Chromium: apt-get install chromium");
-        Done d = run(new ProcessBuilder(java("browser", "--lighthouse", "--engine=jstachio", "--mode=virtual",
-                "--lighthouse-home=" + out.resolve("none"), "--out=" + out.resolve("results"))));
+        BrowserIT.Done d = BrowserIT.run(new ProcessBuilder(BrowserIT.java("browser", "--lighthouse",
+                "--engine=jstachio", "--mode=virtual", "--lighthouse-home=" + out.resolve("none"),
+                "--out=" + out.resolve("results"))));
         assertEquals(2, d.code(), d.out() + d.err());
         assertTrue(d.err().matches("pssrbench: no Lighthouse in .*scripts/install-lighthouse.*\\.\n"), d.err());
         assertFalse(Files.exists(out.resolve("results").resolve(LighthouseBench.FILE)), "nothing written");

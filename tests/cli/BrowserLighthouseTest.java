@@ -2,21 +2,13 @@ package cli;
 
 import org.junit.jupiter.api.Test;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static cli.BrowserProtocolTest.refused;
 
 /**
  * browser --lighthouse's usage errors, each one sentence and exit 2 before anything is started: what Lighthouse is
  * not given (another protocol, a foreign app, a throttling it does not name), and its flags without it.
  */
 class BrowserLighthouseTest {
-
-    private static void refused(String expected, String... args) {
-        CliTest.Run r = CliTest.run(args);
-        assertEquals(2, r.code(), String.join(" ", args) + " -> " + r.out() + r.err());
-        assertEquals(1, r.err().strip().lines().count(), "one sentence: " + r.err());
-        assertTrue(r.err().startsWith("pssrbench: ") && r.err().contains(expected), r.err());
-    }
 
     @Test
     void whatLighthouseIsNotGivenIsRefusedInOneSentence() {

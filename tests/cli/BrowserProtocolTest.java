@@ -14,7 +14,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class BrowserProtocolTest {
 
-    private static void refused(String expected, String... args) {
+    /** {@code args} exit 2 with one sentence holding {@code expected} (BrowserLighthouseTest's refusals too). */
+    static void refused(String expected, String... args) {
         CliTest.Run r = CliTest.run(args);
         assertEquals(2, r.code(), String.join(" ", args) + " -> " + r.out() + r.err());
         assertEquals(1, r.err().strip().lines().count(), "one sentence: " + r.err());
