@@ -347,6 +347,7 @@ public class CliTest {
         refused("--slow-readers-window must be longer than 0", "stress", "--slow-readers-window=0s");
         refused("--soak-duration must be at least 4s", "stress", "--soak-duration=3s");
         refused("--soak-connections take at least 1", "stress", "--soak-connections=0");
+        refused("--attack-duration must be longer than 0, e.g. 5s.", "stress", "--attack-duration=0s");
     }
 
     /** Every option that takes a duration names every unit Durations accepts, minutes included. */
@@ -364,9 +365,9 @@ public class CliTest {
                 }
             }
         }
-        assertEquals(12, durations, "serve --delay --grace --idle-timeout, verify --delay, bench --warmup-max --duration"
+        assertEquals(13, durations, "serve --delay --grace --idle-timeout, verify --delay, bench --warmup-max --duration"
                 + " --delay, browser --delay, stress --streams-delay --idle-timeout --slow-readers-window"
-                + " --soak-duration");
+                + " --soak-duration --attack-duration");
         assertEquals(Duration.ofMinutes(2), Durations.parse("2m"));
     }
 }
