@@ -4,6 +4,7 @@ import http.Protocol;
 import site.Combination;
 
 import io.netty.channel.EventLoopGroup;
+import io.netty.handler.codec.http2.Http2Error;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -12,15 +13,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The {@code h2-resets} scenario, {@code aborts} over HTTP/2 at a pace a browser could keep: {@code --aborts} (1,000)
  * GETs of /stocks (20 ms per item) over {@code --h2-connections} (8) h2c or h2 connections, one stream every 250 ms
  * on each connection ({@link #PER_CONNECTION_PER_SECOND}), each reset by the client (RST_STREAM, CANCEL) after its
- * first DATA frame, but every tenth, read to its end, after a warm-up of 100 at the same pace. The server must stop
+ * first DATA frame, but every tenth, read to its end, after a warm-up of 100 pages read whole. The server must stop
  * rendering what was reset (threads, virtual threads, in-flight renders and subscriptions back to their baseline within
  * 5 s, as in {@code aborts}), and each connection must keep serving: the pages read to their end whole, and afterwards
  * a normal page on every one of the same connections, with no GOAWAY.
@@ -72,7 +76,7 @@ final class H2Resets {
                 for (int i = 0; i < s.h2Connections(); i++) {
                     clients.add(H2Client.open(group, endpoint));
                 }
-                round(clients, 100, page);   // warm-up: the pools reach their working size
+                warmUp(clients);
                 Thread.sleep(1000);
                 List<String> base = server.applicationThreads();
                 long baseVirtual = server.virtualThreads();
@@ -114,12 +118,33 @@ final class H2Resets {
                         + (r.problems().isEmpty() ? "" : "streams: " + r.problems() + ". ")
                         + (sameConnections == clients.size() ? "" : "a page afterwards on " + sameConnections
                         + " of the " + clients.size() + " connections. ")
-                        + (goAways == 0 ? "" : "GOAWAY on " + goAways + " connection(s). ");
+                        + (goAways == 0 ? "" : "GOAWAY on " + goAways + " connection(s), error code(s) "
+                        + clients.stream().map(H2Client::goAwayError).filter(e -> e >= 0).distinct().sorted()
+                        .map(e -> e < Http2Error.values().length ? Http2Error.valueOf(e).name() : "0x"
+                                + Long.toHexString(e)).toList() + ". ");
                 return new Scenario.Measured(f, note.strip());
             } finally {
                 clients.forEach(H2Client::close);
                 H2Client.stop(group);
             }
+        }
+    }
+
+    /**
+     * The warm-up: {@link #CONCURRENCY} pages read whole, sent at once over {@code clients}, so that the pools reach
+     * the size that many pages in flight need before the baseline is read. No stream is reset, so no pace is needed;
+     * a page that fails here is the round's to show.
+     */
+    private static void warmUp(List<H2Client> clients) throws InterruptedException {
+        List<CompletableFuture<H2Stream.Got>> all = new ArrayList<>();
+        for (int i = 0; i < CONCURRENCY; i++) {
+            all.add(clients.get(i % clients.size()).get("/stocks", false, null));
+        }
+        try {
+            CompletableFuture.allOf(all.toArray(CompletableFuture[]::new))
+                    .get(60, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            // the round that follows says what fails
         }
     }
 
