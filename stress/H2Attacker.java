@@ -29,6 +29,8 @@ final class H2Attacker {
     private static final int HANDSHAKE_MILLIS = 5000;
     /** How long an attack that never reads has, once over, to find what the server said (it may have queued MBs). */
     private static final long DRAIN_MILLIS = 3000;
+    /** The drain ends sooner once the server has said nothing for this long. */
+    private static final long DRAIN_IDLE_MILLIS = 500;
     /** How long past its end a write may block before the socket is closed under it. */
     private static final long BLOCKED_MILLIS = 2000;
 
@@ -148,7 +150,8 @@ final class H2Attacker {
     private void read(DataInputStream in, H2Attacks.Reply reply, long deadline) {
         try {
             while (true) {
-                H2Malformed.Frame f = H2Malformed.Frame.read(in, socket, deadline);
+                H2Malformed.Frame f = H2Malformed.Frame.read(in, socket, draining
+                        ? Math.min(deadline, System.nanoTime() + DRAIN_IDLE_MILLIS * 1_000_000) : deadline);
                 received.incrementAndGet();
                 if (f.type() == GOAWAY) {
                     cutOff("GOAWAY " + f.goAwayError());

@@ -338,10 +338,11 @@ public class CliTest {
                 "stress", "--protocol=h2", "--server=" + withoutTls.id());
         refused("--protocol takes h1, h2c or h2 for stress: its client does not speak HTTP/1.1 over TLS (h1s).",
                 "stress", "--protocol=h1s");
+        // the registry's list, which the attacks made long: h2-streams, h2-resets, ..., h2-resource-loop
         refused("unknown scenario 'malformed' for --protocol=h2; scenarios: h2-streams, h2-resets, h2-slow-reader,"
-                + " h2-malformed.", "stress", "--protocol=h2", "--scenario=malformed");
-        refused("unknown scenario 'streams' for --protocol=h2c; scenarios: h2-streams, h2-resets, h2-slow-reader,"
-                + " h2-malformed.", "stress", "--protocol=h2c", "--scenario=streams");
+                + " h2-malformed, h2-rapid-reset, ", "stress", "--protocol=h2", "--scenario=malformed");
+        refused("unknown scenario 'streams' for --protocol=h2c; scenarios: "
+                + stress.Scenarios.idText(http.Protocol.H2C) + ".", "stress", "--protocol=h2c", "--scenario=streams");
         refused("unknown scenario 'h2-streams' for --protocol=h1; scenarios: streams,", "stress",
                 "--scenario=h2-streams");
         refused("--slow-readers-window must be longer than 0", "stress", "--slow-readers-window=0s");

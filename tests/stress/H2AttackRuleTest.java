@@ -58,9 +58,9 @@ class H2AttackRuleTest {
     void aServerThatCutsTheAttackerOffOrServesItWithoutHarmPasses() {
         assertTrue(H2Attack.RULE.pass(passing()));
         assertTrue(H2Attack.RULE.pass(with("attacker_cut", "none", "attacker_cut_s", -1.0)));
-        assertTrue(H2Attack.RULE.pass(with("innocent_p99_ms", 400.0)), "5 x 40 + 200 ms, the bound");
+        assertTrue(H2Attack.RULE.pass(with("innocent_p99_ms", 1200.0)), "5 x 40 + 1000 ms, the bound");
         assertEquals("", H2Attack.why(passing(), null, STALLED));
-        assertTrue(H2Attack.RULE.sentence(passing()).contains("(400.0 ms)"), H2Attack.RULE.sentence(passing()));
+        assertTrue(H2Attack.RULE.sentence(passing()).contains("(1200.0 ms)"), H2Attack.RULE.sentence(passing()));
     }
 
     @Test
@@ -76,9 +76,9 @@ class H2AttackRuleTest {
 
     @Test
     void innocentPagesThatStalledOrFailedFail() {
-        Map<String, Object> slow = with("innocent_p99_ms", 400.01);
+        Map<String, Object> slow = with("innocent_p99_ms", 1200.01);
         assertFalse(H2Attack.RULE.pass(slow), "just past the bound");
-        assertEquals("Failed: the innocent pages' p99 400.01 ms passed the bound 400.0 ms (p99 before the attack"
+        assertEquals("Failed: the innocent pages' p99 1200.01 ms passed the bound 1200.0 ms (p99 before the attack"
                 + " 40.0 ms).", H2Attack.why(slow, null, STALLED));
         Map<String, Object> stalled = with("innocent_pages", 3L, "innocent_failed", 12L, "innocent_p99_ms", 35.0);
         assertFalse(H2Attack.RULE.pass(stalled));
