@@ -124,6 +124,11 @@ final class StressCommand implements Callable<Integer> {
             description = "soak: the steady load's keep-alive connections (default: ${DEFAULT-VALUE}).")
     int soakConnections;
 
+    @Option(names = "--attack-duration", paramLabel = "DURATION", defaultValue = StressSettings.ATTACK_DURATION,
+            description = "h2-rapid-reset and the other HTTP/2 attacks: how long each attack lasts at most"
+                    + " (default: ${DEFAULT-VALUE}). Units: " + Durations.UNITS + ".")
+    Duration attackDuration;
+
     @Option(names = "--out", paramLabel = "DIR",
             description = "Results folder (default: results/stress-<UTC timestamp>).")
     Path out;
@@ -150,6 +155,9 @@ final class StressCommand implements Callable<Integer> {
         if (soakDuration.compareTo(java.time.Duration.ofSeconds(4)) < 0) {
             throw new UsageException("--soak-duration must be at least 4s (four windows of a second), e.g. 60s or"
                     + " 30m.");
+        }
+        if (attackDuration.isZero() || attackDuration.isNegative()) {
+            throw new UsageException("--attack-duration must be longer than 0, e.g. 5s.");
         }
         if (slowReadersWindow.isZero() || slowReadersWindow.isNegative()) {
             throw new UsageException("--slow-readers-window must be longer than 0, e.g. 5s.");
@@ -182,10 +190,11 @@ final class StressCommand implements Callable<Integer> {
         more.put("idle_timeout", Durations.format(idleTimeout));
         more.put("slow_readers_window", Durations.format(slowReadersWindow));
         more.put("soak_duration", Durations.format(soakDuration));
+        more.put("attack_duration", Durations.format(attackDuration));
         Provenance.add(folder, Provenance.record("stress", "pssrbench stress (built in)", flags, more));
         StressSettings settings = new StressSettings(connections, streamsDelay, aborts, idle, halfSent, trickling,
                 idleTimeout, slowReaders, slowReadersWindow, folder, System.out, shutdownClients, h2Connections,
-                h2Streams, over, soakDuration, soakConnections);
+                h2Streams, over, soakDuration, soakConnections).withAttackDuration(attackDuration);
         AtomicBoolean stopped = new AtomicBoolean();
         Runnable restoreSignals = Signals.onTermination(() -> {
             if (!stopped.getAndSet(true)) {

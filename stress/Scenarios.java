@@ -11,7 +11,10 @@ import java.util.List;
  */
 public final class Scenarios {
 
-    /** Every scenario, in the order they run: the HTTP/1.1 ones, then those over HTTP/2 (h2c or h2). */
+    /**
+     * Every scenario, in the order they run: the HTTP/1.1 ones, then those over HTTP/2 (h2c or h2), the attacks of
+     * record last ({@link H2Attacks}, each run by {@link H2Attack}).
+     */
     static final List<Scenario> ALL = List.of(
             Streams.SCENARIO,
             Aborts.SCENARIO,
@@ -23,7 +26,18 @@ public final class Scenarios {
             H2Streams.SCENARIO,
             H2Resets.SCENARIO,
             H2SlowReader.SCENARIO,
-            H2Malformed.SCENARIO);
+            H2Malformed.SCENARIO,
+            H2Attack.of(H2Attacks.RAPID_RESET),
+            H2Attack.of(H2Attacks.CONTINUATION_FLOOD),
+            H2Attack.of(H2Attacks.HPACK_BOMB),
+            H2Attack.of(H2Attacks.PING_FLOOD),
+            H2Attack.of(H2Attacks.SETTINGS_FLOOD),
+            H2Attack.of(H2Attacks.RESET_FLOOD),
+            H2Attack.of(H2Attacks.EMPTY_FRAMES),
+            H2Attack.of(H2Attacks.ZERO_LENGTH_HEADERS),
+            H2Attack.of(H2Attacks.DATA_DRIBBLE),
+            H2Attack.of(H2Attacks.INTERNAL_BUFFERING),
+            H2Attack.of(H2Attacks.RESOURCE_LOOP));
 
     private Scenarios() {
     }

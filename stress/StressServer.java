@@ -86,6 +86,16 @@ final class StressServer implements AutoCloseable {
         return process.tls();
     }
 
+    /** The server's user + system CPU time so far, in nanoseconds (from /proc; -1 where there is none). */
+    long cpuNanos() {
+        return harness.CpuWatch.processNanos(process.pid());
+    }
+
+    /** Null while the server runs; once it ended without being asked to, how (killed, out of memory, its exit). */
+    String ended() {
+        return process.ended();
+    }
+
     /** {RSS kB, threads} now. */
     long[] memoryAndThreads() {
         return process.memoryAndThreads();

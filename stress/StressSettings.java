@@ -12,14 +12,15 @@ import java.util.Map;
  * scenario's connections (idle, half-sent, trickling) and the idle timeout its server gets, the slow readers and the
  * measured window of the normal traffic beside them, where results and logs go, the shutdown scenario's keep-alive
  * clients (its second part has a quarter as many pages, at least 1), and the HTTP/2 streams scenario's connections
- * and streams on each, the soak's length and connections; and {@code stress --protocol} (h1 for the HTTP/1.1
- * scenarios; h2c or h2 for the HTTP/2 ones, whose servers are started with it and which connect over it).
+ * and streams on each, the soak's length and connections, each HTTP/2 attack's length; and {@code stress
+ * --protocol} (h1 for the HTTP/1.1 scenarios; h2c or h2 for the HTTP/2 ones, whose servers are started with it and
+ * which connect over it).
  */
 public record StressSettings(int streams, Duration streamsDelay, int aborts, int idle, int halfSent, int trickling,
                              Duration idleTimeout, int slowReaders, Duration slowReadersWindow, Path folder,
                              PrintStream out, int shutdownClients, int h2Connections, int h2Streams,
                              http.Protocol protocol, Duration soakDuration, int soakConnections,
-                             Servers servers) {
+                             Servers servers, Duration attackDuration) {
 
     /**
      * How a scenario's server JVM starts: {@link #SERVE}, as {@code serve} runs the combination, for every user of
@@ -33,6 +34,16 @@ public record StressSettings(int streams, Duration streamsDelay, int aborts, int
 
     public static final Servers SERVE = (config, jvmFlags, log) -> harness.ServerProcess.start(config,
             java.util.List.of(), jvmFlags, log);
+
+    /** The settings with {@code servers} and the default attack length. */
+    public StressSettings(int streams, Duration streamsDelay, int aborts, int idle, int halfSent, int trickling,
+                          Duration idleTimeout, int slowReaders, Duration slowReadersWindow, Path folder,
+                          PrintStream out, int shutdownClients, int h2Connections, int h2Streams,
+                          http.Protocol protocol, Duration soakDuration, int soakConnections, Servers servers) {
+        this(streams, streamsDelay, aborts, idle, halfSent, trickling, idleTimeout, slowReaders, slowReadersWindow,
+                folder, out, shutdownClients, h2Connections, h2Streams, protocol, soakDuration, soakConnections,
+                servers, base.Durations.parse(ATTACK_DURATION));
+    }
 
     /** The settings with {@link #SERVE}'s servers: what stress runs. */
     public StressSettings(int streams, Duration streamsDelay, int aborts, int idle, int halfSent, int trickling,
@@ -62,13 +73,24 @@ public record StressSettings(int streams, Duration streamsDelay, int aborts, int
     // of every scenario; a soak worth quoting is asked for (--soak-duration=30m).
     public static final String SOAK_DURATION = "60s";
     public static final String SOAK_CONNECTIONS = "16";
+    // Long enough for a flood to fill a server's queues or a decoder's buffers many times over (most defences cut
+    // the attacker off within the first second), short enough to run all eleven attacks on a server in two minutes.
+    public static final String ATTACK_DURATION = "5s";
+
+    /** The settings with each HTTP/2 attack lasting {@code duration} ({@code stress --attack-duration}). */
+    public StressSettings withAttackDuration(Duration duration) {
+        return new StressSettings(streams, streamsDelay, aborts, idle, halfSent, trickling, idleTimeout, slowReaders,
+                slowReadersWindow, folder, out, shutdownClients, h2Connections, h2Streams, protocol, soakDuration,
+                soakConnections, servers, duration);
+    }
 
     /** Every setting a scenario may read ({@link Scenario#settings()}): stress's option and its default. */
     public static final Map<String, String> DEFAULTS = ordered("--connections", CONNECTIONS, "--streams-delay",
             STREAMS_DELAY, "--h2-connections", H2_CONNECTIONS, "--h2-streams", H2_STREAMS, "--aborts", ABORTS,
             "--slow-readers", SLOW_READERS, "--slow-readers-window", SLOW_READERS_WINDOW, "--idle", IDLE, "--half-sent",
             HALF_SENT, "--trickling", TRICKLING, "--idle-timeout", IDLE_TIMEOUT, "--shutdown-clients",
-            SHUTDOWN_CLIENTS, "--soak-duration", SOAK_DURATION, "--soak-connections", SOAK_CONNECTIONS);
+            SHUTDOWN_CLIENTS, "--soak-duration", SOAK_DURATION, "--soak-connections", SOAK_CONNECTIONS,
+            "--attack-duration", ATTACK_DURATION);
 
     private static Map<String, String> ordered(String... optionThenDefault) {
         Map<String, String> m = new LinkedHashMap<>();

@@ -338,15 +338,17 @@ public class CliTest {
                 "stress", "--protocol=h2", "--server=" + withoutTls.id());
         refused("--protocol takes h1, h2c or h2 for stress: its client does not speak HTTP/1.1 over TLS (h1s).",
                 "stress", "--protocol=h1s");
+        // the registry's list, which the attacks made long: h2-streams, h2-resets, ..., h2-resource-loop
         refused("unknown scenario 'malformed' for --protocol=h2; scenarios: h2-streams, h2-resets, h2-slow-reader,"
-                + " h2-malformed.", "stress", "--protocol=h2", "--scenario=malformed");
-        refused("unknown scenario 'streams' for --protocol=h2c; scenarios: h2-streams, h2-resets, h2-slow-reader,"
-                + " h2-malformed.", "stress", "--protocol=h2c", "--scenario=streams");
+                + " h2-malformed, h2-rapid-reset, ", "stress", "--protocol=h2", "--scenario=malformed");
+        refused("unknown scenario 'streams' for --protocol=h2c; scenarios: "
+                + stress.Scenarios.idText(http.Protocol.H2C) + ".", "stress", "--protocol=h2c", "--scenario=streams");
         refused("unknown scenario 'h2-streams' for --protocol=h1; scenarios: streams,", "stress",
                 "--scenario=h2-streams");
         refused("--slow-readers-window must be longer than 0", "stress", "--slow-readers-window=0s");
         refused("--soak-duration must be at least 4s", "stress", "--soak-duration=3s");
         refused("--soak-connections take at least 1", "stress", "--soak-connections=0");
+        refused("--attack-duration must be longer than 0, e.g. 5s.", "stress", "--attack-duration=0s");
     }
 
     /** Every option that takes a duration names every unit Durations accepts, minutes included. */
@@ -364,9 +366,9 @@ public class CliTest {
                 }
             }
         }
-        assertEquals(12, durations, "serve --delay --grace --idle-timeout, verify --delay, bench --warmup-max --duration"
+        assertEquals(13, durations, "serve --delay --grace --idle-timeout, verify --delay, bench --warmup-max --duration"
                 + " --delay, browser --delay, stress --streams-delay --idle-timeout --slow-readers-window"
-                + " --soak-duration");
+                + " --soak-duration --attack-duration");
         assertEquals(Duration.ofMinutes(2), Durations.parse("2m"));
     }
 }
