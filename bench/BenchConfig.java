@@ -51,9 +51,8 @@ public record BenchConfig(Points points, Windows windows, Servers servers, Load 
     /** The most repetitions --precision adds up to (or --repeat, if more): a cap on a point whose JVMs never agree. */
     public static final int DEFAULT_REPEAT_MAX = 10;
     /**
-     * Off: each point warms up in full. Warming a JVM once for all its points (--settle=2s, WarmOnce) saved 15 to 20%
-     * here but read 3 and 11% low at 128 connections against full warm-ups, interleaved; a larger check (6 pairs)
-     * read 3 and 4% high, all points agreeing: one combination so far (docs/method.md).
+     * Off: each point warms up in full. Warming a JVM once (--settle=2s, WarmOnce) read 3 and 11% low at 128
+     * connections, then 3 and 4% high in a larger check, all agreeing: one combination so far (docs/method.md).
      */
     public static final String DEFAULT_SETTLE = "off";
     /** The most windows per point per JVM that --windows takes. */
