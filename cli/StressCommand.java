@@ -194,7 +194,7 @@ final class StressCommand implements Callable<Integer> {
         Provenance.add(folder, Provenance.record("stress", "pssrbench stress (built in)", flags, more));
         StressSettings settings = new StressSettings(connections, streamsDelay, aborts, idle, halfSent, trickling,
                 idleTimeout, slowReaders, slowReadersWindow, folder, System.out, shutdownClients, h2Connections,
-                h2Streams, over, soakDuration, soakConnections).withAttackDuration(attackDuration);
+                h2Streams, over, soakDuration, soakConnections, StressSettings.SERVE, attackDuration);
         AtomicBoolean stopped = new AtomicBoolean();
         Runnable restoreSignals = Signals.onTermination(() -> {
             if (!stopped.getAndSet(true)) {

@@ -35,24 +35,14 @@ public record StressSettings(int streams, Duration streamsDelay, int aborts, int
     public static final Servers SERVE = (config, jvmFlags, log) -> harness.ServerProcess.start(config,
             java.util.List.of(), jvmFlags, log);
 
-    /** The settings with {@code servers} and the default attack length. */
-    public StressSettings(int streams, Duration streamsDelay, int aborts, int idle, int halfSent, int trickling,
-                          Duration idleTimeout, int slowReaders, Duration slowReadersWindow, Path folder,
-                          PrintStream out, int shutdownClients, int h2Connections, int h2Streams,
-                          http.Protocol protocol, Duration soakDuration, int soakConnections, Servers servers) {
-        this(streams, streamsDelay, aborts, idle, halfSent, trickling, idleTimeout, slowReaders, slowReadersWindow,
-                folder, out, shutdownClients, h2Connections, h2Streams, protocol, soakDuration, soakConnections,
-                servers, base.Durations.parse(ATTACK_DURATION));
-    }
-
-    /** The settings with {@link #SERVE}'s servers: what stress runs. */
+    /** The settings with {@link #SERVE}'s servers and the default attack length. */
     public StressSettings(int streams, Duration streamsDelay, int aborts, int idle, int halfSent, int trickling,
                           Duration idleTimeout, int slowReaders, Duration slowReadersWindow, Path folder,
                           PrintStream out, int shutdownClients, int h2Connections, int h2Streams,
                           http.Protocol protocol, Duration soakDuration, int soakConnections) {
         this(streams, streamsDelay, aborts, idle, halfSent, trickling, idleTimeout, slowReaders, slowReadersWindow,
                 folder, out, shutdownClients, h2Connections, h2Streams, protocol, soakDuration, soakConnections,
-                SERVE);
+                SERVE, base.Durations.parse(ATTACK_DURATION));
     }
 
     // Each setting's default, once: stress's options take these (picocli wants constant text), and docs/stress.md
@@ -76,13 +66,6 @@ public record StressSettings(int streams, Duration streamsDelay, int aborts, int
     // Long enough for a flood to fill a server's queues or a decoder's buffers many times over (most defences cut
     // the attacker off within the first second), short enough to run all eleven attacks on a server in two minutes.
     public static final String ATTACK_DURATION = "5s";
-
-    /** The settings with each HTTP/2 attack lasting {@code duration} ({@code stress --attack-duration}). */
-    public StressSettings withAttackDuration(Duration duration) {
-        return new StressSettings(streams, streamsDelay, aborts, idle, halfSent, trickling, idleTimeout, slowReaders,
-                slowReadersWindow, folder, out, shutdownClients, h2Connections, h2Streams, protocol, soakDuration,
-                soakConnections, servers, duration);
-    }
 
     /** Every setting a scenario may read ({@link Scenario#settings()}): stress's option and its default. */
     public static final Map<String, String> DEFAULTS = ordered("--connections", CONNECTIONS, "--streams-delay",

@@ -37,7 +37,8 @@ class FaultRulesTest {
     private StressSettings settings(FaultServer.Fault fault) {
         return new StressSettings(20, Duration.ofMillis(20), 100, 20, 5, 5, Duration.ofSeconds(1), 10,
                 Duration.ofSeconds(1), folder, new PrintStream(OutputStream.nullOutputStream()), 8, 1, 1,
-                http.Protocol.H1, Duration.ofSeconds(8), 8, FaultServer.servers(fault));
+                http.Protocol.H1, Duration.ofSeconds(8), 8, FaultServer.servers(fault),
+                base.Durations.parse(StressSettings.ATTACK_DURATION));
     }
 
     private static Outcome judged(String id, Scenario.Measured m) {
