@@ -168,6 +168,13 @@ public final class NimaServer implements Server {
      * per connection around this handler's writes would, but would also hold every other page of the connection
      * while one waits for its window, which Helidon does not do. Fixed upstream (helidon-io/helidon#12166), in no
      * release up to 4.5.3; docs/http2.md has what was seen.
+     *
+     * <p>Nor this: after a client's RST_STREAM, Helidon 4.5.0 goes on writing the page's DATA frames on the reset
+     * stream ({@code Http2ServerStream.writeData} does not look at the stream's state; RFC 9113, 6.4 forbids it), and
+     * once the stream is dropped from the connection's map (when the next stream opens), it answers a further
+     * RST_STREAM on it, which 5.4.2 permits and Netty's client sends for each late frame, with GOAWAY(PROTOCOL_ERROR,
+     * "Stream N was never created", {@code Http2Connection.stream}), ending every stream. The frames are Helidon's
+     * own. stress's h2-resets fails on it; tests/stress/H2LateResetTest declares it (docs/stress.md).
      */
     private static void speak(WebServerConfig.Builder builder, Protocol protocol, Tls tls, Http1Config http1,
                               NimaHeadWatch headWatch, NimaStop stop) {
