@@ -30,7 +30,7 @@ public final class JteEngine implements Engine {
     private static final List<String> PAGES = List.of("presentations", "stocks");
 
     /**
-     * Compiled once, when the engine's templates are first asked for (a holder class: a command that does not
+     * Compiled once, when a jte template first renders (a holder class: a command that does not
      * render with jte, such as {@code --version}, {@code report} or a server of another engine, does not pay javac's
      * two seconds), with the JDK's compiler: jte's production path precompiles with its Maven or
      * Gradle plugin, which jbang cannot run, so both builds use the same run-time compilation instead. An on-demand
@@ -43,15 +43,18 @@ public final class JteEngine implements Engine {
      */
     private static final class Compiled {
         static final TemplateEngine JTE = compile();
-
-        // Here, not beside templates(): asking for the templates (a mode's check of what the engine offers, as
-        // serve makes before it listens) compiles them, so that no request pays for it.
-        static final Templates TEMPLATES = Templates.of("jte")
-                .add(Page.PRESENTATIONS, (items, out) -> render("presentations.jte", items, out),
-                        fragments("presentations"))
-                .add(Page.STOCKS, (items, out) -> render("stocks.jte", items, out),
-                        fragments("stocks"));
     }
+
+    /**
+     * Outside the holder: asking which templates jte offers (each mode's check, for every engine, when a command
+     * lists or validates combinations) must not compile them; the first render does, and serve renders every page
+     * before it listens (site.Site), so no request pays for it.
+     */
+    private static final Templates TEMPLATES = Templates.of("jte")
+            .add(Page.PRESENTATIONS, (items, out) -> render("presentations.jte", items, out),
+                    fragments("presentations"))
+            .add(Page.STOCKS, (items, out) -> render("stocks.jte", items, out),
+                    fragments("stocks"));
 
     private static TemplateEngine compile() {
         Path classes;
@@ -105,6 +108,6 @@ public final class JteEngine implements Engine {
 
     @Override
     public Templates templates() {
-        return Compiled.TEMPLATES;
+        return TEMPLATES;
     }
 }

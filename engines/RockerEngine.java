@@ -43,7 +43,7 @@ public final class RockerEngine implements Engine {
     private static final List<String> PAGES = List.of("presentations", "stocks");
 
     /**
-     * The generated classes, compiled once when the engine's templates are first asked for (a holder class: a
+     * The generated classes, compiled once when a Rocker template first renders (a holder class: a
      * command that does not render with Rocker does not pay javac's time), with rocker-compiler's own pipeline
      * (parse, generate Java, compile with the JDK's compiler, TemplateCompiler): Rocker's production path generates the sources with its
      * Maven plugin, which jbang cannot run, and its reloading mode needs the plugin's rocker-compiler.conf and
@@ -62,15 +62,23 @@ public final class RockerEngine implements Engine {
         static final MethodHandle STOCKS_HEAD = builder("stocks_head");
         static final MethodHandle STOCKS_ITEM = builder("stocks_item", Stock.class);
         static final MethodHandle STOCKS_TAIL = builder("stocks_tail");
-
-        // Here, not beside templates(): asking for the templates (a mode's check of what the engine offers, as
-        // serve makes before it listens) compiles them, so that no request pays for it.
-        static final Templates TEMPLATES = Templates.of("rocker")
-                .add(Page.PRESENTATIONS, (items, out) -> render(model(PRESENTATIONS, items), out),
-                        fragments(PRESENTATIONS_HEAD, PRESENTATIONS_ITEM, PRESENTATIONS_TAIL))
-                .add(Page.STOCKS, (items, out) -> render(model(STOCKS, items), out),
-                        fragments(STOCKS_HEAD, STOCKS_ITEM, STOCKS_TAIL));
     }
+
+    /**
+     * Outside the holder, each template reached through the holder's constants when it renders: asking which
+     * templates Rocker offers (each mode's check, for every engine, when a command lists or validates combinations)
+     * must not compile them; the first render does, and serve renders every page before it listens (site.Site), so
+     * no request pays for it.
+     */
+    private static final Templates TEMPLATES = Templates.of("rocker")
+            .add(Page.PRESENTATIONS, (items, out) -> render(model(Compiled.PRESENTATIONS, items), out),
+                    Templates.Fragments.of(out -> render(model(Compiled.PRESENTATIONS_HEAD), out),
+                            (value, out) -> render(model(Compiled.PRESENTATIONS_ITEM, value), out),
+                            out -> render(model(Compiled.PRESENTATIONS_TAIL), out)))
+            .add(Page.STOCKS, (items, out) -> render(model(Compiled.STOCKS, items), out),
+                    Templates.Fragments.of(out -> render(model(Compiled.STOCKS_HEAD), out),
+                            (value, out) -> render(model(Compiled.STOCKS_ITEM, value), out),
+                            out -> render(model(Compiled.STOCKS_TAIL), out)));
 
     private static ClassLoader compile() {
         Path work;
@@ -153,16 +161,9 @@ public final class RockerEngine implements Engine {
         return "Rocker {com.fizzed:rocker-runtime} (templates compiled to Java at start-up; blocking)";
     }
 
-    private static <T> Templates.Fragments<T> fragments(MethodHandle head, MethodHandle item, MethodHandle tail) {
-        return Templates.Fragments.of(
-                out -> render(model(head), out),
-                (value, out) -> render(model(item, value), out),
-                out -> render(model(tail), out));
-    }
-
     @Override
     public Templates templates() {
-        return Compiled.TEMPLATES;
+        return TEMPLATES;
     }
 
     /** A model from a builder without arguments. */

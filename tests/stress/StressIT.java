@@ -158,7 +158,7 @@ class StressIT {
      */
     private static final Map<String, String> SMALL = Map.ofEntries(Map.entry("--connections", "200"),
             Map.entry("--streams-delay", "20ms"), Map.entry("--aborts", "100"), Map.entry("--slow-readers", "20"),
-            Map.entry("--slow-readers-window", "2s"), Map.entry("--idle", "50"), Map.entry("--half-sent", "10"),
+            Map.entry("--slow-readers-window", "1s"), Map.entry("--idle", "50"), Map.entry("--half-sent", "10"),
             Map.entry("--trickling", "10"), Map.entry("--idle-timeout", "1s"), Map.entry("--shutdown-clients", "16"),
             Map.entry("--h2-connections", "4"), Map.entry("--h2-streams", "100"),
             // 8 windows: quarters of 2, so that one slow window of a busy CI machine is not a quarter's figure
