@@ -43,6 +43,8 @@ final class H2Attacker {
     }
 
     private final Socket socket;
+    /** The TCP socket under {@link #socket} (itself in clear text): what is closed to end a blocked write. */
+    private final Socket tcp;
     private final OutputStream out;
     private final AtomicReference<String> cut = new AtomicReference<>();
     private final AtomicLong cutNanos = new AtomicLong(-1);
@@ -53,16 +55,19 @@ final class H2Attacker {
     private volatile boolean draining;
     private long start;
 
-    private H2Attacker(Socket socket) throws IOException {
-        this.socket = socket;
+    private H2Attacker(H2Endpoint.Dialed dialed) throws IOException {
+        this.socket = dialed.socket();
+        this.tcp = dialed.tcp();
         this.out = socket.getOutputStream();
     }
 
     /** Runs {@code attack} for {@code duration} against {@code endpoint}. */
     static Result run(H2Endpoint endpoint, H2Attacks.Attack attack, Duration duration)
             throws IOException, InterruptedException {
-        try (Socket socket = endpoint.socket(HANDSHAKE_MILLIS, "h2")) {
-            return new H2Attacker(socket).attack(endpoint, attack, duration);
+        H2Endpoint.Dialed dialed = endpoint.dial(HANDSHAKE_MILLIS, "h2");
+        // Closed in reverse: the TCP socket first, so that the SSLSocket's close_notify cannot wait on a full buffer.
+        try (Socket socket = dialed.socket(); Socket tcp = dialed.tcp()) {
+            return new H2Attacker(dialed).attack(endpoint, attack, duration);
         }
     }
 
@@ -92,7 +97,7 @@ final class H2Attacker {
             try {
                 Thread.sleep(Math.max(0, (end - System.nanoTime()) / 1_000_000) + BLOCKED_MILLIS);
                 blocked = true;
-                socket.close();   // a write blocked on a server that stopped reading ends here
+                tcp.close();   // a write blocked on a server that stopped reading ends here (see H2Endpoint.Dialed)
             } catch (InterruptedException | IOException e) {
                 // the attack ended in time
             }
@@ -134,7 +139,7 @@ final class H2Attacker {
             }
         }
         ending = true;
-        socket.close();
+        tcp.close();   // no close_notify: it could wait on a server that stopped reading (H2Endpoint.Dialed)
         if (reader != null) {
             reader.join(2000);
         }

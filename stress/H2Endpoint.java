@@ -97,9 +97,21 @@ final class H2Endpoint {
      * writes bytes no codec would, through it.
      */
     Socket socket(int timeoutMillis, String protocol) throws IOException {
+        return dial(timeoutMillis, protocol).socket();
+    }
+
+    /**
+     * {@link #socket}, and the TCP socket under it (the same one in clear text). Closing the TCP socket never waits:
+     * an SSLSocket's own close first sends close_notify, which waits for the socket's lock, held by a write that
+     * blocks because the server stopped reading (seen: h2-hpack-bomb over h2 on nima hung stress for minutes).
+     */
+    record Dialed(Socket socket, Socket tcp) {
+    }
+
+    Dialed dial(int timeoutMillis, String protocol) throws IOException {
         Socket plain = Raw.open(port, timeoutMillis);
         if (jdk == null) {
-            return plain;
+            return new Dialed(plain, plain);
         }
         try {
             SSLSocket s = (SSLSocket) jdk.getSocketFactory().createSocket(plain, HOST, port, true);
@@ -116,7 +128,7 @@ final class H2Endpoint {
             if (!protocol.equals(chosen)) {
                 throw new IOException(H2Dial.notChosen(authority(), chosen, protocol));
             }
-            return s;
+            return new Dialed(s, plain);
         } catch (IOException e) {
             plain.close();   // the SSLSocket over it too
             throw e;
