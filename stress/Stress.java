@@ -136,7 +136,9 @@ public final class Stress {
         for (Outcome o : outcomes) {
             List<String> cells = new ArrayList<>(List.of(o.scenario(), o.combination().server().id(),
                     o.combination().engine().id(), o.combination().mode().id(), String.valueOf(o.pass())));
-            figures.forEach(k -> cells.add(o.figures().get(k) == null ? "" : String.valueOf(o.figures().get(k))));
+            // empty: a figure the scenario did not write, or one it could not read (Scenario.Unread)
+            figures.forEach(k -> cells.add(o.figures().get(k) == null || o.figures().get(k) instanceof Scenario.Unread
+                    ? "" : String.valueOf(o.figures().get(k))));
             cells.addAll(List.of(o.rule(), o.note()));
             lines.add(cells);
         }
@@ -148,7 +150,8 @@ public final class Stress {
     static String line(Outcome o) {
         StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%-4s %-9s %-28s", o.pass() ? "PASS" : "FAIL",
                 o.scenario(), o.combination()));
-        o.figures().forEach((k, v) -> b.append(' ').append(k).append('=').append(v));
+        o.figures().forEach((k, v) -> b.append(' ').append(k).append('=')
+                .append(v instanceof Scenario.Unread ? "(not read)" : v));
         b.append("\n       rule: ").append(o.rule());
         if (!o.note().isEmpty()) {
             b.append("\n       note: ").append(o.note());

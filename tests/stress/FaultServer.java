@@ -48,7 +48,12 @@ public final class FaultServer {
         /** idle: never closes a connection, however idle or slow its head. */
         NEVER_CLOSES,
         /** shutdown: SIGTERM ignored: it serves on and exits (143) only 6 s later, pages in flight let finish. */
-        IGNORES_SIGTERM
+        IGNORES_SIGTERM,
+        /**
+         * Any rule that reads a figure over JMX: no fault in the server, but its JVM refuses the attach
+         * (-XX:+DisableAttachMechanism), as the attach failed in CI's full tier, so those figures cannot be read.
+         */
+        NO_ATTACH
     }
 
     /** How long {@link Fault#IGNORES_SIGTERM} runs on after SIGTERM: past the grace + 2 s the rules allow. */
@@ -75,6 +80,9 @@ public final class FaultServer {
                     ProcessHandle.current().info().command().orElse("java"), "-cp",
                     System.getProperty("java.class.path")));
             command.addAll(jvmFlags);
+            if (fault == Fault.NO_ATTACH) {
+                command.add("-XX:+DisableAttachMechanism");
+            }
             command.addAll(List.of(FaultServer.class.getName(), fault.name(), "--delay="
                     + base.Durations.format(config.delay())));
             return harness.ServerProcess.start(command, "fault server " + fault, log);
