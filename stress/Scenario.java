@@ -17,9 +17,24 @@ import java.util.function.Predicate;
  * nothing else, so that the verdict can be checked again from stress.csv, and a test can feed the rule the figures of
  * a server that misbehaves and see it fail (tests/stress/PassRulesTest).
  */
-public record Scenario(String id, Set<Protocol> protocols, List<String> settings, Run run, Rule rule) {
+public record Scenario(String id, Set<Protocol> protocols, List<String> settings, Run run, Rule rule,
+                       int attempts) {
+
+    /** How many times a scenario runs at most while it fails disturbed: bench's windows too (Row). */
+    static final int ATTEMPTS = 3;
+
+    /**
+     * A scenario that {@code stress} runs again while it fails disturbed, up to {@link #ATTEMPTS} runs in all; one
+     * that must run once (the soak: up to 90 minutes at 3 attempts of its 30) says so with {@code attempts}.
+     */
+    public Scenario(String id, Set<Protocol> protocols, List<String> settings, Run run, Rule rule) {
+        this(id, protocols, settings, run, rule, ATTEMPTS);
+    }
 
     public Scenario {
+        if (attempts < 1) {
+            throw new IllegalArgumentException(id + " runs " + attempts + " times at most; it must run at least once.");
+        }
         for (String option : settings) {
             if (!StressSettings.DEFAULTS.containsKey(option)) {
                 throw new IllegalArgumentException(id + " reads " + option + ", which is not one of stress's"

@@ -53,13 +53,19 @@ final class Soak {
     static final double TTLB_PCT = 100;
     static final double TTLB_SLACK_MS = 10;
 
+    /**
+     * Once, whatever the machine did meanwhile: run again while disturbed, as the other scenarios are, a 30-minute
+     * soak could take 90; a disturbed soak is kept and marked so in its row and note, as bench keeps a window.
+     */
+    static final int ATTEMPTS = 1;
+
     static final Scenario SCENARIO = new Scenario("soak", Set.of(Protocol.H1),
             List.of("--soak-duration", "--soak-connections"), Soak::measure, new Scenario.Rule(
                     f -> "every page complete; from the first quarter to the last, heap after GC grows by at most "
                             + (int) HEAP_PCT + "% + " + (int) HEAP_SLACK_MB + " MB, RSS by " + (int) RSS_PCT + "% + "
                             + (int) RSS_SLACK_MB + " MB, threads by " + THREADS_SLACK + ", open files by " + FDS_SLACK
                             + ", TTLB p99 by " + (int) TTLB_PCT + "% + " + (int) TTLB_SLACK_MS + " ms",
-                    Soak::passes));
+                    Soak::passes), ATTEMPTS);
 
     private Soak() {
     }
