@@ -118,7 +118,7 @@ final class Soak {
             }
             Path csv = write(s.folder(), c, taken);
             Map<String, Object> f = figures(taken, s,
-                    server.jmxWhy("the server JVM reported no heap pool's use after GC"));
+                    server.jmxWhy("no GC had run in the server by then"));
             f.put("warmup_s", Scenario.round(warm.seconds()));
             f.put("errors", (long) f.get("errors") + warm.errors());
             return new Scenario.Measured(f, "samples in " + csv.getFileName());
@@ -128,7 +128,8 @@ final class Soak {
     /**
      * The figures the rule reads: totals, and each series' first and last quarter (medians of the samples that were
      * read: a reading of -1 is none). A quarter with no reading is {@link Scenario.Unread}, saying why:
-     * {@code heapWhy} for the heap (read over JMX), the /proc files for RSS, threads and open files.
+     * {@code heapWhy} for the heap (read over JMX, and only once a GC has run), the /proc files for RSS, threads and
+     * open files.
      */
     static Map<String, Object> figures(List<Sample> taken, StressSettings s, String heapWhy) {
         Map<String, Object> f = new LinkedHashMap<>();

@@ -147,11 +147,20 @@ final class StressServer implements AutoCloseable {
     long heapAfterGcBytes() {
         ServerJmx jmx = process.jmx();
         try {
-            return jmx == null ? -1 : jmx.sample().heapAfterGcBytes();
+            return jmx == null ? -1 : afterGc(jmx.sample());
         } catch (RuntimeException e) {
             jmxFailure = e.toString();
             return -1;
         }
+    }
+
+    /**
+     * The heap after the last GC of {@code s}, or -1 before a first GC: the heap pools' use after GC then reads 0 (a
+     * G1 JVM read before its first GC), which the soak would take for a heap that held, or, against a later reading,
+     * for one that grew from nothing.
+     */
+    static long afterGc(ServerJmx.Sample s) {
+        return s.gcCount() == 0 ? -1 : s.heapAfterGcBytes();
     }
 
     /**

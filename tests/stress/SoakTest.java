@@ -82,4 +82,12 @@ class SoakTest {
         assertEquals(9.0, Soak.figures(taken, SETTINGS, "").get("heap_first_mb"), "the median of what was read");
         assertTrue(Soak.SCENARIO.rule().pass(Soak.figures(taken, SETTINGS, "")));
     }
+
+    @Test
+    void noHeapAfterGcIsReadBeforeTheServersFirstGc() {
+        // A G1 JVM read before its first GC: the pools' use after GC is 0, which is no reading (a soak whose first
+        // quarter came before it compared its last quarter's heap with 0 and failed, or passed on 0 and 0)
+        assertEquals(-1, StressServer.afterGc(new harness.ServerJmx.Sample(0, 0, 0, 0)));
+        assertEquals(30L << 20, StressServer.afterGc(new harness.ServerJmx.Sample(0, 30L << 20, 1, 4)));
+    }
 }
