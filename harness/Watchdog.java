@@ -11,9 +11,9 @@ import java.util.stream.Collectors;
  * cannot watch a pipe from us as our child JVMs do ({@link Signals#endWithParent}): chromedriver keeps running when
  * its standard input ends, and Chromium outlives a chromedriver that is killed (both tried). So a shell of its own
  * reads a pipe from this JVM, which nothing writes to and which the kernel closes when this JVM ends, SIGKILL
- * included; then it sends SIGTERM to the processes, and SIGKILL 2 s later to what is left. Closed on the normal path,
- * once those processes were stopped, it ends without touching them. The shell's read is a builtin, so that killing the
- * shell leaves nothing behind either.
+ * included; then it sends SIGTERM to the processes (SIGINT to one that ends what it started on it: Lighthouse's Node),
+ * and SIGKILL 2 s later to what is left. Closed on the normal path, once those processes were stopped, it ends without
+ * touching them. The shell's read is a builtin, so that killing the shell leaves nothing behind either.
  */
 public final class Watchdog implements AutoCloseable {
 
