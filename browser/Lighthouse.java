@@ -122,10 +122,15 @@ final class Lighthouse {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         pb.environment().put("CHROME_PATH", chrome.toString());
         Process p = pb.start();
-        if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly().waitFor();
-            return failed("Lighthouse did not finish in " + timeout.toSeconds() + " s (its output: " + log + ")");
+        // Node and the Chromium it starts outlive this JVM killed with SIGKILL (found running after it): Node does
+        // not watch its standard input, and chrome-launcher starts Chromium detached, in a process group of its own.
+        // Both end on the SIGINT the watchdog sends, as on Ctrl-C (chrome-launcher's handler kills that group).
+        try (harness.Watchdog watchdog = harness.Watchdog.interrupting(p.toHandle())) {
+            if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly().waitFor();
+                return failed("Lighthouse did not finish in " + timeout.toSeconds() + " s (its output: " + log + ")");
+            }
         }
         if (!Files.isRegularFile(report)) {
             return failed("Lighthouse exited with " + p.exitValue() + " and no report (its output: " + log + ")");

@@ -11,9 +11,9 @@ import java.util.stream.Collectors;
  * cannot watch a pipe from us as our child JVMs do ({@link Signals#endWithParent}): chromedriver keeps running when
  * its standard input ends, and Chromium outlives a chromedriver that is killed (both tried). So a shell of its own
  * reads a pipe from this JVM, which nothing writes to and which the kernel closes when this JVM ends, SIGKILL
- * included; then it sends SIGTERM to the processes, and SIGKILL 2 s later to what is left. Closed on the normal path,
- * once those processes were stopped, it ends without touching them. The shell's read is a builtin, so that killing the
- * shell leaves nothing behind either.
+ * included; then it sends SIGTERM to the processes (SIGINT to one that ends what it started on it: Lighthouse's Node),
+ * and SIGKILL 2 s later to what is left. Closed on the normal path, once those processes were stopped, it ends without
+ * touching them. The shell's read is a builtin, so that killing the shell leaves nothing behind either.
  */
 public final class Watchdog implements AutoCloseable {
 
@@ -44,6 +44,24 @@ public final class Watchdog implements AutoCloseable {
         String script = pids.isEmpty() ? "while read -r _; do :; done"
                 : "while read -r _; do :; done; kill -TERM " + pids + " 2>/dev/null; sleep 2; kill -KILL " + pids
                 + " 2>/dev/null";
+        return start(script);
+    }
+
+    /**
+     * A watchdog for {@code child}, a program that ends what it started when it gets SIGINT (Lighthouse's Node:
+     * chrome-launcher then kills the Chromium it launched, which it made the leader of a process group of its own,
+     * and exits). When this JVM ends: SIGINT to the child; 2 s later SIGKILL to it and to the process groups of the
+     * children it had when this JVM ended, read then from /proc because such a child starts its browser after the
+     * watchdog is armed, and read before the SIGINT because a child that dies first leaves its own children to init.
+     */
+    public static Watchdog interrupting(ProcessHandle child) throws IOException {
+        long pid = child.pid();
+        return start("while read -r _; do :; done; kids=$(cat /proc/" + pid + "/task/*/children 2>/dev/null);"
+                + " kill -INT " + pid + " 2>/dev/null; sleep 2; kill -KILL " + pid + " 2>/dev/null;"
+                + " for k in $kids; do kill -s KILL -- -$k 2>/dev/null; kill -KILL $k 2>/dev/null; done");
+    }
+
+    private static Watchdog start(String script) throws IOException {
         return new Watchdog(new ProcessBuilder("sh", "-c", script).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(ProcessBuilder.Redirect.DISCARD).start());
     }

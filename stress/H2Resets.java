@@ -105,10 +105,10 @@ final class H2Resets {
                 f.put("baseline_after_s", backAfter);
                 f.put("threads_baseline", base.size());
                 f.put("threads_after", now.size());
-                f.put("virtual_threads_baseline", baseVirtual);
-                f.put("virtual_threads_after", virtual);
-                f.put("in_flight_after", renders[0]);
-                f.put("subscriptions_after", renders[1]);
+                f.put("virtual_threads_baseline", server.overJmx(baseVirtual));
+                f.put("virtual_threads_after", server.overJmx(virtual));
+                f.put("in_flight_after", server.overJmx(renders[0]));
+                f.put("subscriptions_after", server.overJmx(renders[1]));
                 f.put("same_connections_page_after", sameConnections);
                 f.put("goaway_connections", goAways);
                 f.put("warning_lines", server.warnings());

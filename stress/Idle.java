@@ -182,7 +182,8 @@ final class Idle {
             String note = (s.idle() - idleClosed) + " idle, " + (s.halfSent() - halfClosed) + " half-sent and "
                     + (s.trickling() - trickleClosed) + " trickling still open after " + allowMs / 1000.0 + " s"
                     + (trickleInTime ? "" : "; a trickling one closed only " + Scenario.round(
-                    trickleCloseMaxNanos / 1e9) + " s after it opened");
+                    trickleCloseMaxNanos / 1e9) + " s after it opened")
+                    + (pagesOk == pages ? "" : "; " + (pages - pagesOk) + " of " + pages + " normal pages failed");
             return new Scenario.Measured(f, "", note);
         }
     }

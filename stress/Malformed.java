@@ -74,7 +74,8 @@ final class Malformed {
             f.put("server_alive", alive);
             f.put("stack_trace_lines", traces);
             f.put("warning_lines", server.warnings());
-            return new Scenario.Measured(f, String.join("; ", wrong));
+            return new Scenario.Measured(f, String.join("; ", wrong), traces == 0 ? ""
+                    : traces + " stack-trace line(s) in the server's log");
         }
     }
 

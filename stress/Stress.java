@@ -46,7 +46,7 @@ public final class Stress {
                 Scenario scenario = Scenarios.byId(id);
                 out.printf(Locale.ROOT, "stress: %s on %s ...%n", id, c);
                 out.flush();
-                Outcome o = untilUndisturbed(() -> {
+                Outcome o = untilUndisturbed(scenario, () -> {
                     Outcome once;
                     harness.CpuWatch.Mark before = harness.CpuWatch.markTree();
                     try {
@@ -59,7 +59,7 @@ public final class Stress {
                     // measured.
                     return stopped.getAsBoolean() ? null
                             : withConditions(once, harness.CpuWatch.between(before, harness.CpuWatch.markTree()));
-                }, ATTEMPTS, out);
+                }, out);
                 if (o == null) {
                     return all;   // cut short (its server stopped under it): not a result
                 }
@@ -71,19 +71,23 @@ public final class Stress {
         return all;
     }
 
-    /** How many times a scenario runs at most while it fails disturbed: bench's windows too (Row). */
-    static final int ATTEMPTS = 3;
-
     /** One run of a scenario: its outcome with its conditions, or null when the run was stopped. */
     interface Attempt {
         Outcome run() throws IOException, InterruptedException;
+    }
+
+    /** {@code scenario}'s runs: {@link #untilUndisturbed(Attempt, int, PrintStream)} at its own attempts. */
+    static Outcome untilUndisturbed(Scenario scenario, Attempt attempt, PrintStream out)
+            throws IOException, InterruptedException {
+        return untilUndisturbed(attempt, scenario.attempts(), out);
     }
 
     /**
      * Runs {@code attempt} again, up to {@code max} times in all, while it fails disturbed: a pass rule that
      * compares timings (the slow readers' neighbours' p99) failed on this machine when the host stole 7% of the
      * CPU, which says nothing of the server. The rule itself is never relaxed: the kept outcome is the last one,
-     * undisturbed or the last disturbed one, its note saying how many were run. Null when stopped.
+     * undisturbed or the last disturbed one, its note saying how many were run. A scenario that runs once
+     * ({@code max} 1: the soak) keeps its disturbed failure, its note saying so. Null when stopped.
      */
     static Outcome untilUndisturbed(Attempt attempt, int max, PrintStream out)
             throws IOException, InterruptedException {
@@ -93,6 +97,10 @@ public final class Stress {
                 return null;
             }
             boolean disturbedFailure = !o.pass() && Boolean.TRUE.equals(o.figures().get("disturbed"));
+            if (disturbedFailure && max == 1) {
+                return new Outcome(o.scenario(), o.combination(), o.figures(), o.rule(), o.pass(),
+                        "failed while disturbed, kept and marked so: this scenario runs once; " + o.note());
+            }
             if (!disturbedFailure || n == max) {
                 return n == 1 ? o : new Outcome(o.scenario(), o.combination(), o.figures(), o.rule(), o.pass(),
                         "attempt " + n + " of " + max + ", the ones before failed disturbed"
@@ -136,7 +144,9 @@ public final class Stress {
         for (Outcome o : outcomes) {
             List<String> cells = new ArrayList<>(List.of(o.scenario(), o.combination().server().id(),
                     o.combination().engine().id(), o.combination().mode().id(), String.valueOf(o.pass())));
-            figures.forEach(k -> cells.add(o.figures().get(k) == null ? "" : String.valueOf(o.figures().get(k))));
+            // empty: a figure the scenario did not write, or one it could not read (Scenario.Unread)
+            figures.forEach(k -> cells.add(o.figures().get(k) == null || o.figures().get(k) instanceof Scenario.Unread
+                    ? "" : String.valueOf(o.figures().get(k))));
             cells.addAll(List.of(o.rule(), o.note()));
             lines.add(cells);
         }
@@ -148,7 +158,8 @@ public final class Stress {
     static String line(Outcome o) {
         StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%-4s %-9s %-28s", o.pass() ? "PASS" : "FAIL",
                 o.scenario(), o.combination()));
-        o.figures().forEach((k, v) -> b.append(' ').append(k).append('=').append(v));
+        o.figures().forEach((k, v) -> b.append(' ').append(k).append('=')
+                .append(v instanceof Scenario.Unread ? "(not read)" : v));
         b.append("\n       rule: ").append(o.rule());
         if (!o.note().isEmpty()) {
             b.append("\n       note: ").append(o.note());

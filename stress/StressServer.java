@@ -25,6 +25,8 @@ final class StressServer implements AutoCloseable {
     private final AtomicLong peakVirtual = new AtomicLong(-1);
     private final Thread sampler;
     private volatile boolean stopped;
+    /** The last JMX call that failed once the attach had worked, or null. */
+    private volatile String jmxFailure;
 
     private StressServer(ServerProcess process, Path log) {
         this.process = process;
@@ -130,11 +132,13 @@ final class StressServer implements AutoCloseable {
             "^(C1 Compiler|C2 Compiler|GC Thread|G1 |VM |RMI |JMX |Attach |Notification|Signal Dispatch|"
                     + "Service Thread|Monitor Deflat|Common-Cleaner|Finalizer|Reference Hand)");
 
+    /** The server's virtual threads, over JMX; -1 when they could not be read ({@link #overJmx} says why). */
     long virtualThreads() {
         ServerJmx jmx = process.jmx();
         try {
             return jmx == null ? -1 : jmx.virtualThreads();
         } catch (RuntimeException e) {
+            jmxFailure = e.toString();
             return -1;
         }
     }
@@ -143,10 +147,37 @@ final class StressServer implements AutoCloseable {
     long heapAfterGcBytes() {
         ServerJmx jmx = process.jmx();
         try {
-            return jmx == null ? -1 : jmx.sample().heapAfterGcBytes();
+            return jmx == null ? -1 : afterGc(jmx.sample());
         } catch (RuntimeException e) {
+            jmxFailure = e.toString();
             return -1;
         }
+    }
+
+    /**
+     * The heap after the last GC of {@code s}, or -1 before a first GC: the heap pools' use after GC then reads 0 (a
+     * G1 JVM read before its first GC), which the soak would take for a heap that held, or, against a later reading,
+     * for one that grew from nothing.
+     */
+    static long afterGc(ServerJmx.Sample s) {
+        return s.gcCount() == 0 ? -1 : s.heapAfterGcBytes();
+    }
+
+    /**
+     * A count read over JMX as a figure of stress.csv: {@code value}, or, when it is -1, a {@link Scenario.Unread}
+     * saying why (the attach failed, a call failed, or the server JVM could not count it), so that no rule passes on
+     * it.
+     */
+    Object overJmx(long value) {
+        return value >= 0 ? (Object) value : new Scenario.Unread(jmxWhy("the server JVM answered -1: it could not"
+                + " count them"));
+    }
+
+    /** Why a figure read over JMX is missing: the attach's failure, else a call's, else {@code otherwise}. */
+    String jmxWhy(String otherwise) {
+        String problem = process.jmxProblem();
+        return problem != null ? problem : jmxFailure != null ? "reading it over JMX failed: " + jmxFailure
+                : otherwise;
     }
 
     /** The server's open file descriptors (sockets included), from /proc; -1 when they cannot be read. */
@@ -158,12 +189,13 @@ final class StressServer implements AutoCloseable {
         }
     }
 
-    /** {in-flight pages, data-source subscriptions}, or {-1, -1} without JMX. */
+    /** {in-flight pages, data-source subscriptions}, or {-1, -1} without JMX ({@link #overJmx} says why). */
     int[] renders() {
         ServerJmx jmx = process.jmx();
         try {
             return jmx == null ? new int[] {-1, -1} : new int[] {jmx.inFlightPages(), jmx.dataSourceSubscriptions()};
         } catch (RuntimeException e) {
+            jmxFailure = e.toString();
             return new int[] {-1, -1};
         }
     }

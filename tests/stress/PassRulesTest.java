@@ -167,4 +167,26 @@ class PassRulesTest {
                 () -> Scenarios.byId("streams").rule().pass(f));
         assertTrue(e.getMessage().startsWith("no figure distinct_bodies among "), e.getMessage());
     }
+
+    @Test
+    void aRuleNeverPassesOnAFigureItCouldNotRead() {
+        // The attach to the server failed (as in CI's full tier): every figure read over JMX is not read. The
+        // virtual threads' clause passed on -1 <= -1 before; now the row fails and its note says why first.
+        Scenario.Unread noJmx = new Scenario.Unread("no JMX from the server (attach refused)");
+        Map<String, Object> f = with(ABORTS, "virtual_threads_baseline", noJmx, "virtual_threads_after", noJmx,
+                "in_flight_after", noJmx, "subscriptions_after", noJmx);
+        fails("aborts", f, "its virtual threads, renders and subscriptions could not be read");
+        Outcome o = Scenarios.byId("aborts").judge(cli.Registry.combinations().get(0),
+                new Scenario.Measured(f, "a note of the run"));
+        assertFalse(o.pass());
+        assertEquals("not checked: the rule needs virtual_threads_after, which could not be read; not read:"
+                + " virtual_threads_baseline, virtual_threads_after, in_flight_after, subscriptions_after (no JMX"
+                + " from the server (attach refused)). a note of the run", o.note());
+        fails("aborts", with(ABORTS, "in_flight_after", noJmx), "one figure not read is enough");
+        fails("shutdown", with(SHUTDOWN, "overrun_in_flight", noJmx), "the pages in flight at SIGTERM not read");
+        // A rule that does not read the figure is not held back by it: streams' virtual-thread peak is no clause.
+        passes("streams", with(STREAMS, "server_virtual_threads_peak", noJmx));
+        assertEquals("", Scenarios.byId("streams").judge(cli.Registry.combinations().get(0),
+                new Scenario.Measured(with(STREAMS, "server_virtual_threads_peak", noJmx), "")).note());
+    }
 }

@@ -59,11 +59,35 @@ class SoakTest {
         for (int i = 0; i < 8; i++) {   // a heap that grows 10 MB a window; one slow window in the last quarter
             taken.add(new Soak.Sample(i + 1, 100, 0, 100, i == 7 ? 500 : 20, 10 + 10 * i, 600, 30 + i, 0, 14));
         }
-        Map<String, Object> f = Soak.figures(taken, SETTINGS);
+        Map<String, Object> f = Soak.figures(taken, SETTINGS, "no JMX");
         assertEquals(15.0, f.get("heap_first_mb"));   // windows 1 and 2: 10, 20
         assertEquals(75.0, f.get("heap_last_mb"));    // windows 7 and 8: 70, 80
         assertEquals(260.0, f.get("ttlb_p99_last_ms"));
         assertEquals(800L, f.get("pages"));
         assertFalse(Soak.SCENARIO.rule().pass(f), "the growing heap fails: " + f);
+    }
+
+    @Test
+    void aQuarterWithNoReadingCannotPass() {
+        List<Soak.Sample> taken = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {   // no heap reading in the first quarter (-1: no JMX), then 10 MB
+            taken.add(new Soak.Sample(i + 1, 100, 0, 100, 20, i < 2 ? -1 : 10, 600, 30, 0, 14));
+        }
+        Map<String, Object> f = Soak.figures(taken, SETTINGS, "no JMX from the server");
+        assertEquals(new Scenario.Unread("no JMX from the server (none of the quarter's 2 sample(s) read it)"),
+                f.get("heap_first_mb"));
+        assertEquals(10.0, f.get("heap_last_mb"));
+        assertFalse(Soak.SCENARIO.rule().pass(f), "a heap it could not read is not a heap that held: " + f);
+        taken.set(1, new Soak.Sample(2, 100, 0, 100, 20, 9, 600, 30, 0, 14));
+        assertEquals(9.0, Soak.figures(taken, SETTINGS, "").get("heap_first_mb"), "the median of what was read");
+        assertTrue(Soak.SCENARIO.rule().pass(Soak.figures(taken, SETTINGS, "")));
+    }
+
+    @Test
+    void noHeapAfterGcIsReadBeforeTheServersFirstGc() {
+        // A G1 JVM read before its first GC: the pools' use after GC is 0, which is no reading (a soak whose first
+        // quarter came before it compared its last quarter's heap with 0 and failed, or passed on 0 and 0)
+        assertEquals(-1, StressServer.afterGc(new harness.ServerJmx.Sample(0, 0, 0, 0)));
+        assertEquals(30L << 20, StressServer.afterGc(new harness.ServerJmx.Sample(0, 30L << 20, 1, 4)));
     }
 }

@@ -63,7 +63,7 @@ class StressConditionsTest {
         java.io.PrintStream quiet = new java.io.PrintStream(java.io.OutputStream.nullOutputStream());
         java.util.Iterator<Outcome> runs = java.util.List.of(failed(7.0),
                 Stress.withConditions(outcome(""), new CpuWatch.Conditions(0.0, 0.1))).iterator();
-        Outcome kept = Stress.untilUndisturbed(runs::next, Stress.ATTEMPTS, quiet);
+        Outcome kept = Stress.untilUndisturbed(runs::next, Scenario.ATTEMPTS, quiet);
         assertTrue(kept.pass(), "the undisturbed run is kept");
         assertEquals("attempt 2 of 3, the ones before failed disturbed", kept.note());
 
@@ -71,7 +71,7 @@ class StressConditionsTest {
         Outcome always = Stress.untilUndisturbed(() -> {
             count[0]++;
             return failed(7.0);
-        }, Stress.ATTEMPTS, quiet);
+        }, Scenario.ATTEMPTS, quiet);
         assertEquals(3, count[0], "three runs in all, no more");
         assertTrue(!always.pass(), "a failure stays a failure: the rule is not relaxed");
         assertTrue(always.note().startsWith("attempt 3 of 3, the ones before failed disturbed; disturbed: "),
@@ -81,9 +81,31 @@ class StressConditionsTest {
         Outcome quietFailure = Stress.untilUndisturbed(() -> {
             count[0]++;
             return failed(0.1);
-        }, Stress.ATTEMPTS, quiet);
+        }, Scenario.ATTEMPTS, quiet);
         assertEquals(1, count[0], "an undisturbed failure is the server's: not run again");
         assertTrue(!quietFailure.pass());
-        assertEquals(null, Stress.untilUndisturbed(() -> null, Stress.ATTEMPTS, quiet), "stopped");
+        assertEquals(null, Stress.untilUndisturbed(() -> null, Scenario.ATTEMPTS, quiet), "stopped");
+    }
+
+    @Test
+    void theSoakRunsOnceAndADisturbedOneIsKeptMarked() throws Exception {
+        java.io.PrintStream quiet = new java.io.PrintStream(java.io.OutputStream.nullOutputStream());
+        int[] count = {0};
+        Outcome soak = Stress.untilUndisturbed(Soak.SCENARIO, () -> {
+            count[0]++;
+            return failed(7.0);
+        }, quiet);
+        assertEquals(1, count[0], "a 30-minute soak run 3 times would take 90");
+        assertTrue(!soak.pass(), "kept as it failed: the rule is not relaxed");
+        assertEquals(true, soak.figures().get("disturbed"), "marked in its row");
+        assertTrue(soak.note().startsWith("failed while disturbed, kept and marked so: this scenario runs once;"
+                + " disturbed: foreign CPU 0.00 cores, steal 7.0% on average while it ran"), soak.note());
+
+        count[0] = 0;
+        Stress.untilUndisturbed(Aborts.SCENARIO, () -> {
+            count[0]++;
+            return failed(7.0);
+        }, quiet);
+        assertEquals(Scenario.ATTEMPTS, count[0], "the other scenarios run again while disturbed");
     }
 }
