@@ -104,12 +104,19 @@ final class Soak {
             // Unsampled first: the JIT's warm-up would otherwise read as a change in a short soak.
             Duration warmup = s.soakDuration().dividedBy(4).compareTo(MAX_WARMUP) > 0 ? MAX_WARMUP
                     : s.soakDuration().dividedBy(4);
+            // Each window ends within 100 ms of the server's end (Ctrl-C's stop ends it, or a crash): a 30-minute
+            // soak otherwise ran its windows against nothing to the end, deaf to Ctrl-C and SIGTERM.
+            java.util.function.BooleanSupplier gone = () -> server.ended() != null;
             LoadGenerator.Result warm = LoadGenerator.run(new LoadGenerator.Plan(plan.uri(), plan.connections(), 1,
-                    0, Duration.ZERO, warmup, plan.bodyLength(), plan.bodyCrc(), 0, plan.timeout()));
+                    0, Duration.ZERO, warmup, plan.bodyLength(), plan.bodyCrc(), 0, plan.timeout()), gone);
             List<Sample> taken = new ArrayList<>();
             long start = System.nanoTime();
             for (int i = 0; i < samples; i++) {
-                LoadGenerator.Result r = LoadGenerator.run(plan);
+                LoadGenerator.Result r = LoadGenerator.run(plan, gone);
+                if (gone.getAsBoolean()) {
+                    throw new IOException("soak: the server ended after " + taken.size() + " of " + samples
+                            + " windows: " + server.ended());
+                }
                 long[] m = server.memoryAndThreads();
                 taken.add(new Sample((System.nanoTime() - start) / 1e9, r.requests(), r.errors(),
                         r.requestsPerSecond(), Scenario.ms(r.ttlb().getValueAtPercentile(99)),

@@ -58,4 +58,28 @@ class StressInterruptIT {
         assertReported(out, "stress stopped");
         System.out.printf("StressInterruptIT: stress in %.0f s%n", (System.nanoTime() - started) / 1e9);
     }
+
+    /**
+     * stress stopped (SIGTERM) during a 2-minute soak: it ends within 15 s, 130, nothing measured. Its windows ran to
+     * the soak's end against a server the stop had ended (seen: 62 s for a 60 s soak stopped 12 s in; a 30-minute
+     * soak was deaf to Ctrl-C), until each window ended with its server.
+     */
+    @Test
+    void stressStoppedDuringASoakEndsAtOnce(@TempDir Path out) throws Exception {
+        Running r = Running.start(List.of("stress", "--server=jdk", "--engine=jstachio", "--mode=virtual",
+                "--scenario=soak", "--soak-duration=120s", "--out=" + out));
+        r.await("stress: soak on");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (r.process().descendants().findAny().isEmpty()) {
+            assertTrue(System.nanoTime() < deadline && r.process().isAlive(), "the soak's server JVM");
+            Thread.sleep(20);
+        }
+        Thread.sleep(3000);   // its server serving the soak's load
+        long stopped = System.nanoTime();
+        Stopped s = signal(r, "TERM");
+        double took = (System.nanoTime() - stopped) / 1e9;
+        assertTrue(took < 15, "stopped in " + took + " s, not at the soak's end");
+        assertEquals(130, s.code(), s.err());
+        assertTrue(s.err().startsWith("pssrbench: stopped before a first scenario ended"), s.err());
+    }
 }
