@@ -101,8 +101,7 @@ record VertxResponder(Site site, HttpServerRequest req, ThreadingModel threading
         }
         switch (threading) {
             case EVENT_LOOP -> fromRenderThreads(page, res);
-            case VIRTUAL_THREAD -> awaitingEachChunk(page, res);
-            default -> blockingHere(page, res);
+            default -> blockingHere(page, res);   // the request's virtual thread, or a worker
         }
         return null;
     }
@@ -154,40 +153,9 @@ record VertxResponder(Site site, HttpServerRequest req, ThreadingModel threading
     }
 
     /**
-     * The virtual-thread verticle's way: the engine renders on a new virtual thread into a {@link VertxPipe}; this
-     * handler awaits each chunk and writes it, awaiting the write too when Vert.x's write queue is full. Every
-     * wait is a {@code Future.await}, so the verticle serves other requests meanwhile.
-     */
-    private void awaitingEachChunk(Page page, HttpServerResponse res) {
-        VertxPipe pipe = new VertxPipe();
-        Render render = site.render(page, pipe);   // here, so that a drain counts it as part of this request
-        res.closeHandler(v -> render.cancel());   // runs on the verticle while this handler awaits
-        site.startLater(render).done().whenComplete((v, failure) -> pipe.end(failure));
-        try {
-            for (Object next = pipe.take(); next != VertxPipe.END; next = pipe.take()) {
-                if (next instanceof Throwable) {
-                    abort();
-                    return;
-                }
-                if (res.closed()) {   // the client went away: the close handler cancelled the render
-                    return;
-                }
-                Future<Void> written = res.write(Buffer.buffer((byte[]) next));
-                if (res.writeQueueFull()) {
-                    written.await();
-                }
-            }
-            end(res).await();   // returns once the last chunk is written: a drain waits for it
-        } catch (Exception clientGone) {   // a failed write or end, as Future.await rethrows it (maybe checked)
-            render.cancel();
-            abort();
-        }
-    }
-
-    /**
-     * The worker thread's way: it renders the page itself ({@link Site#streamHere}) and writes each chunk,
-     * blocking while Vert.x's write queue is full. (Future.await is for virtual threads: on a worker it
-     * throws.)
+     * The request's virtual thread's way, and a worker thread's: it renders the page itself
+     * ({@link Site#streamHere}) and writes each chunk, blocking while Vert.x's write queue is full. (Not
+     * Future.await, which is for Vert.x's own virtual-thread verticles: on other threads it throws.)
      */
     private void blockingHere(Page page, HttpServerResponse res) {
         ChunkSink socket = bytes -> {

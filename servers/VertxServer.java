@@ -41,13 +41,17 @@ import java.util.logging.Logger;
  * <li>The event loop: event-loop verticles. The handler never blocks: it starts the render
  *     ({@link Site#startLater}) and returns; chunks are written from the render's threads (Vert.x hands each to the
  *     connection's event loop), the last one when the render ends.</li>
- * <li>A virtual thread: verticles deployed with {@link ThreadingModel#VIRTUAL_THREAD}, so the handler runs on a
- *     virtual thread and writes synchronously. Vert.x runs at most one task of a verticle at a time, and only
- *     {@code Future.await} lets it run another meanwhile: a handler that blocked otherwise (on a JDK queue, a lock,
- *     a socket, as {@link Site#streamHere} and the engines' blocking renders do) would hold its verticle, and
- *     requests would be served one at a time per verticle (measured: 4 requests that sleep 500 ms took 2.5 s on one
- *     verticle, 1.0 s with {@code await}). So the engine renders on a new virtual thread and hands its chunks to the
- *     handler, which awaits each one and writes it: the idiomatic Vert.x virtual-thread handler.</li>
+ * <li>A virtual thread: a JDK virtual thread started for each request from the event-loop verticle, as Quarkus's
+ *     {@code @RunOnVirtualThread} does, which renders the page itself ({@link Site#streamHere}) and writes each chunk
+ *     (Vert.x hands it to the connection's event loop), waiting on the write only when Vert.x's write queue is full.
+ *     Not a Vert.x virtual-thread verticle ({@link ThreadingModel#VIRTUAL_THREAD}): Vert.x runs at most one task of
+ *     such a verticle at a time, and only {@code Future.await} lets it run another meanwhile, so a handler that
+ *     blocked otherwise (on a JDK queue, a lock, a socket, as the engines' blocking renders do) would hold its
+ *     verticle (measured: 4 requests that sleep 500 ms took 2.5 s on one verticle, 1.0 s with {@code await}); the
+ *     render then had to run on a second virtual thread, each chunk handed to the handler and awaited. That cost
+ *     a quarter to a third of the throughput: jstachio at 128 connections (wrk, 20 s warm-up then 10 s, 3 fresh
+ *     JVMs each, interleaved, 2026-11-28) served Presentations at 6,676 req/s that way and 9,021 this way, Stocks
+ *     4,078 and 5,069 (the event-loop fragments mode 9,567 and 5,378).</li>
  * <li>A platform thread: the handler runs on Vert.x's worker pool of {@code --threads} platform threads
  *     ({@code executeBlocking}, unordered) and renders there, blocking, as a servlet container's thread would. A
  *     {@link ThreadingModel#WORKER} verticle would also run one request at a time per instance, so it would need
@@ -96,9 +100,9 @@ public final class VertxServer implements Server {
     public List<Handler> handling() {
         return List.of(
                 new Handler(Handler.Kind.EVENT_LOOP, true, "the connection's event loop"),
-                new Handler(Handler.Kind.VIRTUAL, true, "the request's virtual thread (a Vert.x virtual-thread"
-                        + " verticle: it awaits each chunk with Future.await, which leaves the verticle free for other"
-                        + " requests, and writes it)"),
+                new Handler(Handler.Kind.VIRTUAL, false, "the request's virtual thread (a JDK virtual thread"
+                        + " started for it, as Quarkus's @RunOnVirtualThread: it renders and writes each chunk, which"
+                        + " Vert.x hands to the event loop)"),
                 new Handler(Handler.Kind.PLATFORM, false, "the request's thread, one of Vert.x's worker pool of"
                         + " --threads platform threads (executeBlocking)"));
     }
@@ -109,11 +113,14 @@ public final class VertxServer implements Server {
         return Protocol.all();
     }
 
-    /** The plan's handler as Vert.x's threading model of the verticles, or its worker pool. */
+    /**
+     * The plan's handler as the thread the request is handled on: the event loop, a virtual thread started for it,
+     * or Vert.x's worker pool; every verticle is an event-loop one.
+     */
     static ThreadingModel threading(Handler handler) {
         return switch (handler.kind()) {
             case EVENT_LOOP -> ThreadingModel.EVENT_LOOP;
-            case VIRTUAL -> ThreadingModel.VIRTUAL_THREAD;
+            case VIRTUAL -> ThreadingModel.VIRTUAL_THREAD;   // a JDK virtual thread from an event-loop verticle
             case PLATFORM -> ThreadingModel.WORKER;   // executeBlocking from an event-loop verticle
         };
     }
@@ -145,9 +152,9 @@ public final class VertxServer implements Server {
             if (threading == ThreadingModel.WORKER) {
                 prestartWorkers(vertx, listen.threads());
             }
+            // Event-loop verticles: the other handlers are started from them (a virtual thread, executeBlocking).
             DeploymentOptions deployment = new DeploymentOptions().setInstances(instances)
-                    // The worker pool's handler is started from an event-loop verticle (executeBlocking).
-                    .setThreadingModel(threading == ThreadingModel.WORKER ? ThreadingModel.EVENT_LOOP : threading);
+                    .setThreadingModel(ThreadingModel.EVENT_LOOP);
             vertx.deployVerticle(() -> new VerticleBase() {
                 @Override
                 public Future<?> start() {
@@ -236,8 +243,12 @@ public final class VertxServer implements Server {
     }
 
     private static void dispatch(Vertx vertx, ThreadingModel threading, HttpServerRequest req, Site site) {
-        if (threading != ThreadingModel.WORKER) {
+        if (threading == ThreadingModel.EVENT_LOOP) {
             handle(req, site, threading);
+            return;
+        }
+        if (threading == ThreadingModel.VIRTUAL_THREAD) {
+            Thread.ofVirtual().start(() -> handle(req, site, threading));
             return;
         }
         vertx.executeBlocking(() -> {
