@@ -2,7 +2,6 @@ package bench;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,10 +29,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * repetition is measured again in a fresh JVM once; a server that dies again ends bench with exit 3. The real jar as
  * a process, its server found in its process tree and killed by PID (one given too small a heap: ServerOomIT).
  */
-// Tagged parallel: each kill follows the progress line bench prints when a server is up and its warm-up starts, not a
-// fixed time from its start, which under the parallel run's load (eight classes on 2 cores, CI on 2026-11-28) landed
-// before the server had served.
-@Tag("parallel")   // runs beside the other integration tests so tagged (pom.xml says why)
+// Not tagged parallel: in the parallel run (CI, 2026-11-28) its bench's verification missed verify's timing rules under
+// the load of eleven classes on 2 cores, and the classes there that time a Ctrl-C failed beside it. Its kills follow
+// bench's progress lines, not a clock from the server's start, which under load had landed before the server served.
 class ServerDiesIT {
 
     private static Path jar;

@@ -1,7 +1,6 @@
 package bench;
 
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -14,10 +13,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 32, item 4: a server JVM that runs out of heap is a death bench says, quoting the JVM's own line. In the
- * parallel run (CI, 2026-11-28) bench's output once stayed open past end()'s 10 s after bench ended: end() waits 60 s.
+ * Issue 32, item 4: a server JVM that runs out of heap is a death bench says, quoting the JVM's own line. Not tagged
+ * parallel: there (CI, 2026-11-28) bench ended but its output stayed open past end()'s 10 s once, and its
+ * verification missed verify's timing rules another time; alone it passes (11 to 21 s).
  */
-@Tag("parallel")   // runs beside the other integration tests so tagged (pom.xml says why)
 class ServerOomIT {
 
     private final List<Process> started = new ArrayList<>();
