@@ -21,8 +21,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class Aborts {
 
     static final Scenario SCENARIO = new Scenario("aborts", Set.of(Protocol.H1), List.of("--aborts"), Aborts::run,
-            new Scenario.Rule(f -> "platform threads (not the JVM's JIT, GC and JMX ones), virtual threads, in-flight"
-                    + " renders and subscriptions back to baseline within 5 s; a normal page afterwards",
+            new Scenario.Rule(f -> "platform threads (not the JVM's JIT, GC, JMX and virtual-thread carriers),"
+                    + " virtual threads, in-flight renders and subscriptions back to baseline within 5 s; a normal"
+                    + " page afterwards",
                     f -> f.count("aborted") == f.count("requests") && backToBaseline(f)
                             && f.yes("normal_page_after")));
 

@@ -49,8 +49,9 @@ final class H2Resets {
     static final Scenario SCENARIO = new Scenario("h2-resets", Set.of(Protocol.H2C, Protocol.H2),
             List.of("--aborts", "--h2-connections"), H2Resets::run, new Scenario.Rule(
                     f -> "at " + PER_CONNECTION_PER_SECOND + " streams a second per connection: platform threads"
-                            + " (not the JVM's JIT, GC and JMX ones), virtual threads, in-flight renders and"
-                            + " subscriptions back to baseline within 5 s; every reset stream got its first DATA,"
+                            + " (not the JVM's JIT, GC, JMX and virtual-thread carriers), virtual threads, in-flight"
+                            + " renders and subscriptions back to baseline within 5 s; every reset stream got its first"
+                            + " DATA,"
                             + " every " + WHOLE_EVERY + "th stream whole; a normal page afterwards on each of the same"
                             + " connections; no GOAWAY",
                     f -> Aborts.backToBaseline(f) && f.count("reset") == f.count("resets_asked")
