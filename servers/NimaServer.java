@@ -260,19 +260,19 @@ public final class NimaServer implements Server {
             };
             try {
                 site.streamHere(page, socket);
-                out.close();   // the last chunk
+                out.close();
+                // Helidon 4.5.0's close() only marks the stream closing; the last chunk is written by commit(), which
+                // Helidon calls once the handler has returned. The drain counts this page done when the handler
+                // returns, and a stop right then cut the page before its last chunk (JarIT's SIGTERM, CI
+                // 2026-11-28): so write it here. commit() is idempotent.
+                ((RoutingResponse) res).commit();
             } catch (RenderFailedException e) {
                 // Never end the response as if complete: close the connection with the chunked body unfinished.
                 throw new CloseConnectionException(e.getMessage(), e);
             } catch (IOException | UncheckedIOException e) {
                 throw new CloseConnectionException("client went away", e);
             }
-            if (askedToClose) {
-                // Helidon writes the last chunk when the handler returns; this handler ends by throwing, so commit
-                // (write it) first.
-                ((RoutingResponse) res).commit();
-                closeIf(true);
-            }
+            closeIf(askedToClose);   // the last chunk is written: Helidon closes the connection after it
             return null;
         }
     }

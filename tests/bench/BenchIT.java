@@ -12,9 +12,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -61,18 +58,10 @@ class BenchIT {
     }
 
     private static Done finish(Process p) throws Exception {
-        CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(p.getInputStream()));
-        CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
+        CompletableFuture<String> out = harness.Drain.of(p.getInputStream());
+        CompletableFuture<String> err = harness.Drain.of(p.getErrorStream());
         assertTrue(p.waitFor(300, TimeUnit.SECONDS), "bench finished in time");
         return new Done(p.exitValue(), out.get(), err.get());
-    }
-
-    private static String read(java.io.InputStream in) {
-        try {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     private static double number(Row row, String column) {

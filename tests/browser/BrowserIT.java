@@ -11,9 +11,7 @@ import tables.BrowserRow;
 import tables.Milestone;
 
 import java.io.BufferedReader;
-import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -72,22 +70,14 @@ class BrowserIT {
 
     static Done run(ProcessBuilder pb) throws Exception {
         Process p = pb.start();
-        CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(p.getInputStream()));
-        CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
+        CompletableFuture<String> out = harness.Drain.of(p.getInputStream());
+        CompletableFuture<String> err = harness.Drain.of(p.getErrorStream());
         if (!p.waitFor(300, TimeUnit.SECONDS)) {
             p.descendants().forEach(ProcessHandle::destroyForcibly);
             p.destroyForcibly().waitFor();
             throw new AssertionError("browser did not finish in 5 minutes: " + out.getNow("") + err.getNow(""));
         }
         return new Done(p.exitValue(), out.get(), err.get());
-    }
-
-    private static String read(java.io.InputStream in) {
-        try {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     private static BrowserRow row(List<BrowserRow> rows, String mode) {

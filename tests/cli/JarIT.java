@@ -50,8 +50,8 @@ class JarIT {
 
     private static Done run(String... args) throws Exception {
         Process p = java(args).start();
-        CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(p.getInputStream()));
-        CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
+        CompletableFuture<String> out = harness.Drain.of(p.getInputStream());
+        CompletableFuture<String> err = harness.Drain.of(p.getErrorStream());
         assertTrue(p.waitFor(120, TimeUnit.SECONDS), "finished in time: " + String.join(" ", args));
         return new Done(p.exitValue(), out.get(), err.get());
     }

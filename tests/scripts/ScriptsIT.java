@@ -288,13 +288,7 @@ class ScriptsIT {
         pb.environment().remove("PSSR_JAVA_HOME");
         pb.environment().put("PATH", JDK17.resolve("bin") + ":/usr/local/bin:/usr/bin:/bin");
         Process p = pb.start();
-        var err = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-            try {
-                return new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-        });
+        var err = harness.Drain.of(p.getErrorStream());
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(300, TimeUnit.SECONDS), String.join(" ", command));
         return new String[] {String.valueOf(p.exitValue()), out, err.get()};
