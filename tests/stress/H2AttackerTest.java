@@ -29,7 +29,12 @@ class H2AttackerTest {
     @Test
     void aFloodOverTlsThatTheServerStopsReadingEndsInTime() throws Exception {
         try (SSLServerSocket listening = (SSLServerSocket) SERVER.serverContext().getServerSocketFactory()
-                .createServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+                .createServerSocket()) {
+            // What the flood can write before it blocks is the attacker's send buffer (up to 4 MB here) and this
+            // receive buffer (128 KB by default): a 1 s flood on a loaded machine wrote 3.3 MB and never blocked
+            // (CI, 2026-11-28). A small buffer and a 3 s flood block however slowly the attacker writes.
+            listening.setReceiveBufferSize(4096);
+            listening.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
             Thread server = Thread.ofPlatform().daemon(true).name("h2-attacker-test-server").start(() -> {
                 try (SSLSocket s = (SSLSocket) listening.accept()) {
                     SSLParameters p = s.getSSLParameters();
@@ -47,7 +52,7 @@ class H2AttackerTest {
             try {
                 H2Attacker.Result r = assertTimeoutPreemptively(Duration.ofSeconds(20), () -> H2Attacker.run(
                         H2Endpoint.tls(listening.getLocalPort(), SERVER), H2Attacks.PING_FLOOD,
-                        Duration.ofSeconds(1)));
+                        Duration.ofSeconds(3)));
                 assertEquals("stopped reading", r.cut(), r.toString());
             } finally {
                 server.interrupt();
