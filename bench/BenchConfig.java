@@ -51,10 +51,10 @@ public record BenchConfig(Points points, Windows windows, Servers servers, Load 
     /** The most repetitions --precision adds up to (or --repeat, if more): a cap on a point whose JVMs never agree. */
     public static final int DEFAULT_REPEAT_MAX = 10;
     /**
-     * Off: each point warms up in full. Warming a JVM once (--settle=2s, WarmOnce) read 3 and 11% low at 128
-     * connections, then 3 and 4% high in a larger check, all agreeing: one combination so far (docs/method.md).
+     * A JVM warmed once (WarmOnce), each later point settled 2 s: equal to a full warm-up per point on nima (6 of 6
+     * points) and javalin (4 of 4), 6 pairs of JVMs each, 2026-11-28 (docs/method.md); it saves 11 to 37% of a ramp.
      */
-    public static final String DEFAULT_SETTLE = "off";
+    public static final String DEFAULT_SETTLE = "2s";
     /** The most windows per point per JVM that --windows takes. */
     public static final int MAX_WINDOWS = 10;
     /**
