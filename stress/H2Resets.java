@@ -51,8 +51,7 @@ final class H2Resets {
                     f -> "at " + PER_CONNECTION_PER_SECOND + " streams a second per connection: platform threads"
                             + " (not the JVM's JIT, GC, JMX and virtual-thread carriers), virtual threads, in-flight"
                             + " renders and subscriptions back to baseline within 5 s; every reset stream got its first"
-                            + " DATA,"
-                            + " every " + WHOLE_EVERY + "th stream whole; a normal page afterwards on each of the same"
+                            + " DATA, every " + WHOLE_EVERY + "th stream whole; a normal page afterwards on each of the same"
                             + " connections; no GOAWAY",
                     f -> Aborts.backToBaseline(f) && f.count("reset") == f.count("resets_asked")
                             && f.count("whole") == f.count("whole_asked")

@@ -131,9 +131,10 @@ final class StressServer implements AutoCloseable {
     /**
      * The JVM's own threads, by their Linux name (cut at 15 characters). The virtual threads' carriers
      * ({@code ForkJoinPool-1-worker-N}: the scheduler is the first numbered pool, made with the first virtual thread)
-     * and their timer ({@code VirtualThread-unparker}) are among them: the scheduler adds a carrier while one blocks
-     * in file I/O and retires it only after 30 s idle, so under load a burst of aborts ends with one more (CI,
-     * 2026-11-28: 8 -> 9 with no thread leaked). Virtual threads are counted on their own.
+     * and their timer ({@code VirtualThread-unparker}) are among them: the scheduler can add a carrier while a virtual
+     * thread blocks (file I/O, for one) and retires it only after 30 s idle, so under load a burst of aborts can end
+     * with one more (CI, 2026-11-28: 8 -> 9 on a server that leaks none; the thread was not named, a carrier is the
+     * only one of its threads whose number varies). Virtual threads are counted on their own.
      */
     private static final java.util.regex.Pattern JVM_OWN = java.util.regex.Pattern.compile(
             "^(C1 Compiler|C2 Compiler|GC Thread|G1 |VM |RMI |JMX |Attach |Notification|Signal Dispatch|"

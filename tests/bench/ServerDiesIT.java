@@ -142,15 +142,11 @@ class ServerDiesIT {
         return new Ended(out.get(10, TimeUnit.SECONDS), err.get(10, TimeUnit.SECONDS), bench.exitValue());
     }
 
-    static CompletableFuture<String> read(java.io.InputStream in) {
-        return harness.Drain.of(in);
-    }
-
     @Test
     void aServerKilledOnceIsSaidAndItsRepetitionMeasuredAgainInAFreshJvm(@TempDir Path out) throws Exception {
         Process bench = bench(out);
         Progress said = new Progress(bench.getInputStream());
-        var err = read(bench.getErrorStream());
+        var err = harness.Drain.of(bench.getErrorStream());
         ProcessHandle first = server(bench, -1);
         kill(first, said);
         Ended ended = end(bench, said.text, err);
@@ -174,7 +170,7 @@ class ServerDiesIT {
             throws Exception {
         Process bench = bench(out);
         Progress said = new Progress(bench.getInputStream());
-        var err = read(bench.getErrorStream());
+        var err = harness.Drain.of(bench.getErrorStream());
         ProcessHandle first = server(bench, -1);
         kill(first, said);
         kill(server(bench, first.pid()), said);

@@ -31,8 +31,8 @@ class ServerOomIT {
     void aServerOutOfMemoryIsSaidWithTheJvmsOwnLineAndEndsBenchWhenItRunsOutAgain(@TempDir Path out)
             throws Exception {
         Process bench = ServerDiesIT.bench(started, out, "--connections=128", "--server-jvm=-Xmx16m");
-        ServerDiesIT.Ended ended = ServerDiesIT.end(bench, ServerDiesIT.read(bench.getInputStream()),
-                ServerDiesIT.read(bench.getErrorStream()));
+        ServerDiesIT.Ended ended = ServerDiesIT.end(bench, harness.Drain.of(bench.getInputStream()),
+                harness.Drain.of(bench.getErrorStream()));
         String all = ended.out() + ended.err();
         assertEquals(3, ended.status(), all);
         String oom = "(exited with status 3; its log ends: Terminating due to java.lang.OutOfMemoryError: Java heap"
