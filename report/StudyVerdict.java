@@ -67,12 +67,16 @@ final class StudyVerdict {
             case PaperFigures.REQ_PER_S -> f.benchFigure() ? peak(f) : wordsOnly(f);
             case PaperFigures.SCALES_TO -> f.benchFigure() ? scalesTo(f) : wordsOnly(f);
             case PaperFigures.CLAIM -> wordsOnly(f);
+            // Both are measured by other commands into folders of their own; this page reads summary.csv only.
             case "cpu_peak_pct", "heap_mb" -> new Verdict(NOT_MEASURED, "", "a timeline of one server JVM through a"
-                    + " ramp from 1 to 128 users (the paper's VisualVM charts): bench samples CPU and heap per window"
-                    + " but no command draws a timeline yet (issue 34 item 5)");
-            default -> new Verdict(NOT_MEASURED, "", "PssrBench runs no Lighthouse yet (issue 34 item 6): `browser`"
-                    + " measures first and largest contentful paint in Chromium, without Lighthouse's throttling,"
-                    + " score or Speed Index");
+                    + " ramp from 1 to 128 users (the paper's VisualVM charts), which this page does not read:"
+                    + " `scripts/pssrbench bench --server=" + f.server() + " --engine=htmlflow"
+                    + " --mode=suspendable,virtual --page=presentations --connections=1,2,4,8,16,32,64,128 --repeat=1"
+                    + " --no-baseline --jfr` draws it per JVM in its report (docs/bench.md, Timeline)");
+            default -> new Verdict(NOT_MEASURED, "", "Lighthouse's figures, which this page does not read:"
+                    + " `scripts/pssrbench browser --lighthouse --page=presentations --delay=200ms` measures the"
+                    + " score, FCP, LCP and Speed Index per load, streamed and buffered (docs/browser.md, With"
+                    + " Lighthouse); the companion's Weather and Artist pages are not PssrBench's");
         };
     }
 

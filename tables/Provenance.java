@@ -194,11 +194,19 @@ public final class Provenance {
         return flags;
     }
 
-    /** The source's git revision ({@code -dirty} with uncommitted changes), from the folder the code was loaded from. */
+    /**
+     * The source's git revision ({@code -dirty} with uncommitted changes): the one the jar was built from when the
+     * code runs from a jar that records it (so a copied jar still says), else git's answer in the folder the code was
+     * loaded from.
+     */
     static String git() {
         File dir = new File(".");
         try {
             Path code = Path.of(Provenance.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            String built = builtFrom(code);
+            if (built != null) {
+                return built;
+            }
             dir = (Files.isDirectory(code) ? code : code.getParent()).toFile();   // target/classes or target/
         } catch (URISyntaxException | RuntimeException e) {
             // no code source (unusual class loader): the working directory's checkout, if any
@@ -210,6 +218,23 @@ public final class Provenance {
             return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0 ? rev : "unknown (not a git checkout)";
         } catch (IOException | InterruptedException e) {
             return "unknown (no git)";
+        }
+    }
+
+    /**
+     * The revision in {@code jar}'s manifest ({@code Git-Revision}, written by the build: pom.xml), or null: not a
+     * jar, or built where git could not say (the build leaves the entry unresolved, {@code ${...}}).
+     */
+    static String builtFrom(Path jar) {
+        if (!Files.isRegularFile(jar)) {
+            return null;
+        }
+        try (java.util.jar.JarFile file = new java.util.jar.JarFile(jar.toFile())) {
+            java.util.jar.Manifest manifest = file.getManifest();
+            String rev = manifest == null ? null : manifest.getMainAttributes().getValue("Git-Revision");
+            return rev == null || rev.isBlank() || rev.contains("${") ? null : rev.strip();
+        } catch (IOException e) {
+            return null;
         }
     }
 

@@ -110,4 +110,27 @@ class ProvenanceTest {
         assertEquals(dir.toString(), flags.path("--out").asText(), "a flag of the same name as provenance's own");
         assertEquals("true", flags.path("--closed-loop").asText());
     }
+
+    /** A jar says which revision it was built from, so that a copy of it still does; an unresolved entry does not. */
+    @Test
+    void aJarNamesTheRevisionItWasBuiltFrom(@TempDir Path dir) throws Exception {
+        assertEquals("0c6f50a-dirty", Provenance.builtFrom(jar(dir.resolve("a.jar"), "0c6f50a-dirty")));
+        assertEquals(null, Provenance.builtFrom(jar(dir.resolve("b.jar"), "${git.commit.id.describe}")));
+        assertEquals(null, Provenance.builtFrom(jar(dir.resolve("c.jar"), null)));
+        assertEquals(null, Provenance.builtFrom(dir), "a folder of classes asks git instead");
+    }
+
+    private static Path jar(Path file, String revision) throws java.io.IOException {
+        java.util.jar.Manifest manifest = new java.util.jar.Manifest();
+        manifest.getMainAttributes().put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
+        if (revision != null) {
+            manifest.getMainAttributes().putValue("Git-Revision", revision);
+        }
+        try (java.util.jar.JarOutputStream out = new java.util.jar.JarOutputStream(Files.newOutputStream(file),
+                manifest)) {
+            out.putNextEntry(new java.util.jar.JarEntry("x.txt"));
+            out.write('x');
+        }
+        return file;
+    }
 }
