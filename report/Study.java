@@ -173,6 +173,10 @@ public final class Study {
               req/s by 2.2 to 3.7× and re-ranked the servers ([method](method.md)).
             - Tomcat closes every 100th keep-alive connection (`maxKeepAliveRequests`), which a load generator must
               reopen.
+            - The stand-ins' virtual modes are within 0.9 of the fastest server's best mode, except netty's on
+              Presentations (0.82): on an event-loop server, a virtual thread stands between the data source and the
+              loop for every chunk (23% more CPU per page than the fragments mode), as in the study's WebFlux app
+              ([servers](servers.md#the-stand-ins-side-by-side)).
             """;
 
     /** How to measure the study's own apps beside their stand-ins: built from their repository, one bench command. */

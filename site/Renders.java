@@ -1,6 +1,7 @@
 package site;
 
 import model.ChunkSink;
+import model.Handler;
 import model.Mode;
 import model.Page;
 import model.Render;
@@ -50,6 +51,12 @@ final class Renders implements AutoCloseable {
                 case CALLBACKS, COROUTINE -> null;   // returns at once: the data source's threads (or its
                                                      // emissions, resuming a coroutine) render
             };
+            // The plan trusts each server's word on its handler's thread (Server.handling); a server configured
+            // otherwise would measure the wrong thing without a symptom (tests run with -ea).
+            assert where != null || !plan.onHandler()
+                    || Thread.currentThread().isVirtual() == (plan.handler().kind() == Handler.Kind.VIRTUAL)
+                    : "the handler runs on " + Thread.currentThread() + ", not on a thread of kind "
+                    + plan.handler().kind();
             if (where == null) {
                 render.run(mode);
             } else {
