@@ -18,9 +18,9 @@ import java.util.Set;
  * client ({@link H2Innocent}) fetching pages beside it, first alone (1 s of warm-up, then {@link #BEFORE} measured),
  * then while one attacking connection ({@link H2Attacker}) attacks for {@code --attack-duration}; meanwhile the
  * server's CPU (from /proc, in half-second windows) and its RSS (every 100 ms) are sampled. Afterwards: whether its
- * JVM still runs and serves a page on a new connection. The pass rule asks whether the server survived and the
- * innocent pages went on; how the attacker was cut off is a figure, not a rule: cutting it off is a defence, and so
- * is serving it without harm.
+ * JVM still runs and serves a page on a new connection. The pass rule asks whether the server survived, held its
+ * memory and the innocent pages went on; how the attacker was cut off is a figure, not a rule: cutting it off is a
+ * defence, and so is serving it without harm.
  */
 final class H2Attack {
 
@@ -36,6 +36,14 @@ final class H2Attack {
      */
     static final int FACTOR = 5;
     static final int ALLOWANCE_MS = 1000;
+    /**
+     * The most the server's RSS may grow during the attack, in MB. Its heap is fixed and touched at start ({@link
+     * SlowReaders#FIXED_HEAP}), as production servers run, so a heap the attack fills shows as an OutOfMemoryError or
+     * stalled pages, and RSS grows only outside the heap (direct buffers, thread stacks): the bound of {@code
+     * slow-readers}. With the JVM's default heap (a quarter of the machine's memory) nima's RSS went from 319 MB to
+     * 2.5 GB in 2 s of the HPACK bomb, and no rule looked.
+     */
+    static final int RSS_GROWTH_MB = 100;
 
     private H2Attack() {
     }
@@ -49,10 +57,12 @@ final class H2Attack {
     static final Scenario.Rule RULE = new Scenario.Rule(
             f -> "the server survives (its JVM runs, a page on a new connection afterwards); every innocent page"
                     + " whole (at least one during the attack, none failed), their TTLB p99 within " + FACTOR
-                    + "x their p99 just before the attack + " + ALLOWANCE_MS + " ms (" + bound(f) + " ms); cutting"
-                    + " the attacker off (GOAWAY, a close) is a defence and passes",
+                    + "x their p99 just before the attack + " + ALLOWANCE_MS + " ms (" + bound(f) + " ms); the"
+                    + " server's peak RSS within " + RSS_GROWTH_MB + " MB of its RSS before (heap fixed at 512 MB);"
+                    + " cutting the attacker off (GOAWAY, a close) is a defence and passes",
             f -> f.yes("server_alive") && f.yes("page_after") && f.count("innocent_failed") == 0
-                    && f.count("innocent_pages") > 0 && f.num("innocent_p99_ms") <= bound(f));
+                    && f.count("innocent_pages") > 0 && f.num("innocent_p99_ms") <= bound(f)
+                    && f.num("server_rss_peak_mb") <= f.num("server_rss_before_mb") + RSS_GROWTH_MB);
 
     /** The innocent pages' p99 bound in ms, from the figures. */
     static double bound(Scenario.Figures f) {
@@ -63,7 +73,7 @@ final class H2Attack {
             throws IOException, InterruptedException {
         Duration duration = s.attackDuration();
         try (StressServer server = StressServer.start(StressServer.config(c).withProtocol(s.http2()), s,
-                attack.id())) {
+                attack.id(), SlowReaders.FIXED_HEAP)) {
             H2Endpoint endpoint = H2Endpoint.of(server);
             Raw.Response page = endpoint.page("/stocks", 10_000);
             EventLoopGroup group = H2Client.loop();
@@ -130,6 +140,10 @@ final class H2Attack {
         } else if (f.num("innocent_p99_ms") > bound(f)) {
             why.add("the innocent pages' p99 " + f.num("innocent_p99_ms") + " ms passed the bound " + bound(f)
                     + " ms (p99 before the attack " + f.num("innocent_p99_before_ms") + " ms)");
+        }
+        if (f.num("server_rss_peak_mb") > f.num("server_rss_before_mb") + RSS_GROWTH_MB) {
+            why.add("the server's RSS grew from " + f.num("server_rss_before_mb") + " MB to "
+                    + f.num("server_rss_peak_mb") + " MB, more than " + RSS_GROWTH_MB + " MB");
         }
         return why.isEmpty() ? "" : "Failed: " + String.join("; ", why) + ".";
     }

@@ -64,26 +64,25 @@ public record Scenario(String id, Set<Protocol> protocols, List<String> settings
      */
     record Rule(Function<Figures, String> sentence, Predicate<Figures> passes) {
         public boolean pass(Map<String, Object> figures) {
-            try {
-                return passes.test(new Figures(figures));
-            } catch (NotRead e) {
-                return false;
-            }
+            return verdict(figures).pass();
         }
 
-        /** The first figure the rule reads that could not be read, or null when it read every one it needed. */
-        String unreadFigure(Map<String, Object> figures) {
+        /** The rule applied once: its verdict, and the first figure it needed and could not read (else null). */
+        Verdict verdict(Map<String, Object> figures) {
             try {
-                passes.test(new Figures(figures));
-                return null;
+                return new Verdict(passes.test(new Figures(figures)), null);
             } catch (NotRead e) {
-                return e.figure;
+                return new Verdict(false, e.figure);
             }
         }
 
         public String sentence(Map<String, Object> figures) {
             return sentence.apply(new Figures(figures));
         }
+    }
+
+    /** A rule's verdict on figures: whether they pass, and the figure it could not read (null when it read all). */
+    record Verdict(boolean pass, String unread) {
     }
 
     /**
@@ -136,10 +135,11 @@ public record Scenario(String id, Set<Protocol> protocols, List<String> settings
      * that "could not check" reads apart from "the server failed".
      */
     Outcome judge(Combination c, Measured m) {
-        boolean pass = rule.pass(m.figures());
+        Verdict verdict = rule.verdict(m.figures());
+        boolean pass = verdict.pass();
         String note = pass || m.ifFailed().isEmpty() ? m.note()
                 : (m.note().isEmpty() ? m.ifFailed() : m.note() + " " + m.ifFailed());
-        String needed = rule.unreadFigure(m.figures());
+        String needed = verdict.unread();
         if (needed != null) {
             note = notRead(needed, m.figures()) + (note.isEmpty() ? "" : " " + note);
         }

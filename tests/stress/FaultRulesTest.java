@@ -196,6 +196,20 @@ class FaultRulesTest {
     }
 
     @Test
+    void soakFailsOnHeapKeptPerPage() throws Exception {
+        Outcome o = judged("soak", Soak.measure(C, settings(FaultServer.Fault.HEAP_PER_PAGE)));
+        assertTrue(o.figures().get("heap_first_mb") instanceof Number, o.figures() + " note: " + o.note());
+        double first = num(o, "heap_first_mb");
+        double last = num(o, "heap_last_mb");
+        assertTrue(last > first * (1 + Soak.HEAP_PCT / 100) + Soak.HEAP_SLACK_MB, o.figures() + " note: " + o.note());
+        // the heap's clause alone fails: pages whole, threads and open files held
+        assertTrue(count(o, "pages") > 0, o.figures().toString());
+        assertEquals(0, count(o, "errors"), o.figures().toString());
+        assertTrue(num(o, "threads_last") <= num(o, "threads_first") + Soak.THREADS_SLACK, o.figures().toString());
+        assertTrue(num(o, "fds_last") <= num(o, "fds_first") + Soak.FDS_SLACK, o.figures().toString());
+    }
+
+    @Test
     void abortsFailsOnRendersSubscriptionsAndVirtualThreadsLeakedPerAbort() throws Exception {
         Outcome o = judged("aborts", Aborts.run(C, settings(FaultServer.Fault.LEAKS_PER_ABORT)));
         long requests = count(o, "requests");

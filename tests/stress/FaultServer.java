@@ -74,6 +74,12 @@ public final class FaultServer {
         /** shutdown: stops as serve does, with a warning in its log as it starts to. */
         WARNS_ON_STOP,
         /**
+         * soak: every page keeps {@link #KEPT_PER_PAGE} bytes of heap for good, as a cache that never evicts, beside
+         * the garbage a real render leaves ({@link #GARBAGE_PER_PAGE}), whose young GCs make the heap after GC
+         * readable within the soak's first window.
+         */
+        HEAP_PER_PAGE,
+        /**
          * Any rule that reads a figure over JMX: no fault in the server, but its JVM refuses the attach
          * (-XX:+DisableAttachMechanism), as the attach failed in CI's full tier, so those figures cannot be read.
          */
@@ -103,6 +109,19 @@ public final class FaultServer {
     private final ReentrantLock writer = new ReentrantLock();
     /** {@link Fault#MEMORY_PER_CONNECTION}'s buffers, kept for good. */
     private static final List<java.nio.ByteBuffer> LEAKED = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /**
+     * {@link Fault#HEAP_PER_PAGE}'s bytes kept a page: at some 130 pages a second (8 connections; measured) about
+     * 16 MB a second, far more than the soak's slack over its 2 s in the test, far below the fixed 512 MB heap.
+     */
+    static final int KEPT_PER_PAGE = 128 << 10;
+    /**
+     * {@link Fault#HEAP_PER_PAGE}'s garbage a page: some 260 MB a second, so that young GCs run in every window (with
+     * the kept bytes alone, 32 MB in 2 s, no GC ran after start-up: the heap after GC read 4.0 MB from the first
+     * quarter to the last, and the soak passed; a 30-minute soak has GCs enough).
+     */
+    static final int GARBAGE_PER_PAGE = 2 << 20;
+    private static final java.util.Queue<byte[]> KEPT = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private static volatile byte[] garbage;
 
     private FaultServer(Set<Fault> faults, Duration delay, Duration idleTimeout) {
         this.faults = faults;
@@ -190,7 +209,10 @@ public final class FaultServer {
             }
 
             public long[] getSample() {
-                return new long[] {getVirtualThreads(), Runtime.getRuntime().totalMemory(), 0, 0};
+                // the heap after GC and the GC count as a real server gives them: a soak reads the heap only
+                // once a GC has run (before, this said no GC ever ran, and the soak never read its heap)
+                long[] gc = site.ServerStats.gcSample();
+                return new long[] {getVirtualThreads(), gc[0], gc[1], gc[2]};
             }
 
             public double sourceMedianMillis(String page, int samples) {
@@ -256,6 +278,12 @@ public final class FaultServer {
         int number = pages.incrementAndGet();
         if (has(Fault.THREAD_PER_REQUEST)) {
             Thread.ofPlatform().daemon(true).name("leaked-" + number).start(() -> sleep(Long.MAX_VALUE));
+        }
+        if (has(Fault.HEAP_PER_PAGE)) {
+            KEPT.add(new byte[KEPT_PER_PAGE]);
+            for (int i = 0; i < GARBAGE_PER_PAGE / KEPT_PER_PAGE; i++) {
+                garbage = new byte[KEPT_PER_PAGE];   // a field's store, so that the JIT cannot drop it
+            }
         }
         inFlight.incrementAndGet();
         subscriptions.incrementAndGet();

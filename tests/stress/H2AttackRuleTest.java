@@ -11,8 +11,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The pass rule every HTTP/2 attack shares ({@link H2Attack#RULE}), fed figures: a server that served the attacker,
- * and one that cut it off with GOAWAY, pass; a server that died, one that no longer serves a page, and one beside
- * which the innocent pages stalled or failed, fail, and the note says which clause failed.
+ * and one that cut it off with GOAWAY, pass; a server that died, one that no longer serves a page, one whose memory
+ * the attack blew up, and one beside which the innocent pages stalled or failed, fail, and the note says which
+ * clause failed.
  */
 class H2AttackRuleTest {
 
@@ -88,5 +89,19 @@ class H2AttackRuleTest {
         Map<String, Object> none = with("innocent_pages", 0L, "innocent_p99_ms", 0.0);
         assertFalse(H2Attack.RULE.pass(none));
         assertEquals("Failed: no innocent page ended during the attack.", H2Attack.why(none, null, STALLED));
+    }
+
+    @Test
+    void aServerWhoseMemoryTheAttackBlewUpFails() {
+        assertTrue(H2Attack.RULE.pass(with("server_rss_peak_mb", 400.5)), "300.5 + 100 MB, the bound");
+        // nima under the HPACK bomb with the JVM's default heap: 319 MB before, 2,542 MB at its peak
+        Map<String, Object> bomb = with("server_rss_before_mb", 319.0, "server_rss_peak_mb", 2542.0,
+                "attacker_cut", "stopped reading");
+        assertFalse(H2Attack.RULE.pass(bomb));
+        assertEquals("Failed: the server's RSS grew from 319.0 MB to 2542.0 MB, more than 100 MB.",
+                H2Attack.why(bomb, null, STALLED));
+        assertFalse(H2Attack.RULE.pass(with("server_rss_peak_mb", 400.51)), "just past the bound");
+        assertTrue(H2Attack.RULE.sentence(passing()).contains("peak RSS within 100 MB"),
+                H2Attack.RULE.sentence(passing()));
     }
 }
