@@ -49,7 +49,8 @@ final class H2SlowReader {
     static final Scenario SCENARIO = new Scenario("h2-slow-reader", Set.of(Protocol.H2C, Protocol.H2),
             List.of("--slow-readers", "--slow-readers-window"), H2SlowReader::run, new Scenario.Rule(
                     f -> "the others served beside them, their p99 within 2x (+5 ms) of a run without slow readers, no"
-                            + " error, server peak RSS within 100 MB of it, a normal page afterwards; no slow"
+                            + " error, server peak RSS within " + SlowReaders.RSS_SLACK_MB + " MB of it, a normal page"
+                            + " afterwards; no slow"
                             + " connection sent more than its windows (" + CONNECTION_WINDOW + " bytes, "
                             + SLOW_STREAM_WINDOW + " a stream)",
                     f -> f.count("errors") == 0 && f.count("requests_alone") > 0 && SlowReaders.othersUnharmed(f)
